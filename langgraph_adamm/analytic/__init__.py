@@ -1,0 +1,1 @@
+"""Analytic memory (AdaMM §3.3): extraction, schema induction, tables, operators."""

@@ -1,0 +1,144 @@
+"""Table metadata: name, description and column descriptions for induced schemas.
+
+A chat model writes them when one is given (AdaMM §3.3.3); otherwise they are
+derived from the attributes, so that the planner always has something to read.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from langgraph_adamm.analytic.tables import TYPE_LABELS
+
+logger = logging.getLogger(__name__)
+
+DESCRIBE_TABLE_PROMPT = """You name tables in a personal analytic memory.
+A table was induced from fields that recur together in a user's conversations
+and screenshots. Give it a short snake_case name (at most 4 words) saying what
+one row records, a one-sentence description of what questions it can answer, and
+a short description of each column.
+
+Columns (name, type, unit, example values):
+{columns}"""
+
+_GENERIC_TOKENS = frozenset({"avg", "average", "total", "max", "min", "num", "value"})
+
+
+class TableDescription(BaseModel):
+    """What a describer returns; also the structured-output schema for a model."""
+
+    name: str = Field(description="snake_case table name, at most 4 words")
+    description: str = Field(description="one sentence: what a row records")
+    columns: dict[str, str] = Field(
+        default_factory=dict, description="column name -> short description"
+    )
+
+
+class TableDescriber(Protocol):
+    """Writes table metadata for a schema."""
+
+    def describe(
+        self,
+        columns: Sequence[tuple[str, str, str | None, Sequence[str]]],
+    ) -> TableDescription:
+        """Metadata for a table with these (name, sql type, unit, samples) columns."""
+        ...
+
+
+def safe_table_name(name: str) -> str:
+    """Turn any proposed name into a safe lower-case identifier."""
+    text = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:48].rstrip("_")
+    if not text:
+        text = "records"
+    if text[0].isdigit():
+        text = f"t_{text}"
+    return text
+
+
+def _column_line(
+    name: str, sql_type: str, unit: str | None, samples: Sequence[str]
+) -> str:
+    unit_part = f" ({unit})" if unit else ""
+    examples = f"; e.g. {', '.join(samples)}" if samples else ""
+    return f"{name}: {TYPE_LABELS.get(sql_type, sql_type)}{unit_part}{examples}"
+
+
+class OfflineDescriber:
+    """Derives metadata from the attribute names; needs no model."""
+
+    def describe(
+        self, columns: Sequence[tuple[str, str, str | None, Sequence[str]]]
+    ) -> TableDescription:
+        """Name the table after a word its fields share, else its first fields."""
+        names = [c[0] for c in columns]
+        tokens = Counter(
+            tok
+            for n in names
+            for tok in set(n.split("_"))
+            if len(tok) > 2 and tok not in _GENERIC_TOKENS
+        )
+        shared = [
+            t for t, c in sorted(tokens.items(), key=lambda x: (-x[1], x[0])) if c >= 2
+        ]
+        base = shared[0] if shared else "_".join(names[:2])
+        fields = ", ".join(f"{n} ({u})" if u else n for n, _, u, _ in columns)
+        return TableDescription(
+            name=safe_table_name(f"{base}_log"),
+            description=f"Recurring records of {fields}; one row per round that "
+            "reported them.",
+            columns={c[0]: _column_line(*c) for c in columns},
+        )
+
+
+class LLMDescriber:
+    """Asks a chat model for table metadata; falls back to :class:`OfflineDescriber`.
+
+    Args:
+        model: A LangChain chat model supporting structured output.
+        prompt: The prompt template; ``{columns}`` receives one line per column.
+    """
+
+    def __init__(self, model: Any, prompt: str = DESCRIBE_TABLE_PROMPT) -> None:
+        self.model = model
+        self.prompt = prompt
+        self._offline = OfflineDescriber()
+
+    def describe(
+        self, columns: Sequence[tuple[str, str, str | None, Sequence[str]]]
+    ) -> TableDescription:
+        """Model-written metadata, or derived metadata if the model fails."""
+        fallback = self._offline.describe(columns)
+        lines = "\n".join(_column_line(*c) for c in columns)
+        try:
+            raw = self.model.with_structured_output(TableDescription).invoke(
+                self.prompt.format(columns=lines)
+            )
+            out = (
+                raw
+                if isinstance(raw, TableDescription)
+                else TableDescription.model_validate(raw)
+            )
+        except Exception as exc:  # noqa: BLE001 - any model failure falls back
+            logger.warning(
+                "table description by model failed (%s); using derived names", exc
+            )
+            return fallback
+        merged: Mapping[str, str] = {
+            **fallback.columns,
+            **{
+                k: v
+                for k, v in out.columns.items()
+                if k in fallback.columns and v.strip()
+            },
+        }
+        return TableDescription(
+            name=safe_table_name(out.name),
+            description=out.description.strip()[:500] or fallback.description,
+            columns=dict(merged),
+        )

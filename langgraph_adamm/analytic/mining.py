@@ -1,0 +1,249 @@
+"""Candidate pattern mining and schema induction (AdaMM §3.3.2), as pure functions.
+
+Support counting is incremental: a round updates the counts of its own attributes,
+the pairs among them and its attribute set, so its cost depends on the round, not
+on the history. Induction then looks only at patterns inside the new round's
+attribute set, since no other pattern's support changed.
+
+Definitions, for a pattern (attribute set) C after round t:
+
+* ``support(C)`` = number of rounds whose attribute set contains C;
+* ``all_confidence(C)`` = support(C) / max over a in C of support({a});
+* ``extension_confidence(C | A)`` = support(C) / support(A), for a schema A ⊂ C.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+from langgraph_adamm.config import AdaMMConfig
+
+Pattern = frozenset[str]
+
+
+def all_confidence(pattern_support: int, item_supports: Iterable[int]) -> float:
+    """support(C) / max item support; 0 for an empty or unseen pattern."""
+    top = max(item_supports, default=0)
+    return pattern_support / top if top else 0.0
+
+
+def extension_confidence(extended_support: int, base_support: int) -> float:
+    """support(C) / support(A): how reliably the new attributes accompany A."""
+    return extended_support / base_support if base_support else 0.0
+
+
+class PatternCounts:
+    """Support counts kept up to date round by round.
+
+    Items and pairs are counted directly; larger patterns are counted from the
+    distinct attribute sets seen so far (``types``), through an index from each
+    attribute to the sets that contain it.
+    """
+
+    def __init__(self) -> None:
+        self.rounds = 0
+        self.items: Counter[str] = Counter()
+        self.pairs: Counter[tuple[str, str]] = Counter()
+        self.types: dict[Pattern, int] = {}
+        self._index: dict[str, set[Pattern]] = {}
+
+    def add(self, attributes: Iterable[str], count: int = 1) -> Pattern:
+        """Count one round (or ``count`` rounds) with this attribute set."""
+        attrs = frozenset(attributes)
+        self.rounds += count
+        if not attrs:
+            self.types[attrs] = self.types.get(attrs, 0) + count
+            return attrs
+        for a in attrs:
+            self.items[a] += count
+        for pair in combinations(sorted(attrs), 2):
+            self.pairs[pair] += count
+        if attrs not in self.types:
+            self.types[attrs] = 0
+            for a in attrs:
+                self._index.setdefault(a, set()).add(attrs)
+        self.types[attrs] += count
+        return attrs
+
+    def support(self, pattern: Iterable[str]) -> int:
+        """Number of counted rounds whose attribute set contains the pattern."""
+        pat = frozenset(pattern)
+        if not pat:
+            return self.rounds
+        if len(pat) == 1:
+            return self.items[next(iter(pat))]
+        if len(pat) == 2:
+            a, b = sorted(pat)
+            return self.pairs[(a, b)]
+        rarest = min(pat, key=lambda a: self.items[a])
+        return sum(self.types[t] for t in self._index.get(rarest, ()) if pat <= t)
+
+    def all_confidence(self, pattern: Iterable[str]) -> float:
+        """All-confidence of a pattern under the current counts."""
+        pat = frozenset(pattern)
+        return all_confidence(self.support(pat), (self.items[a] for a in pat))
+
+    def extension_confidence(
+        self, extended: Iterable[str], base: Iterable[str]
+    ) -> float:
+        """Extension-confidence of ``extended`` over ``base``."""
+        return extension_confidence(self.support(extended), self.support(base))
+
+
+@dataclass(frozen=True)
+class SchemaChange:
+    """A schema discovered, or an existing one extended, at some round."""
+
+    kind: Literal["discovered", "evolved"]
+    attributes: Pattern
+    base: Pattern | None = None
+    """For an evolution, the schema's attributes before it grew."""
+
+
+def _qualifies(counts: PatternCounts, pattern: Pattern, config: AdaMMConfig) -> bool:
+    return (
+        counts.support(pattern) >= config.support_threshold
+        and counts.all_confidence(pattern) >= config.all_confidence_threshold
+    )
+
+
+def _maximal_cliques(nodes: set[str], edges: dict[str, set[str]]) -> list[Pattern]:
+    """Bron-Kerbosch with pivoting; the graph is one round's attributes."""
+    out: list[Pattern] = []
+
+    def expand(r: set[str], p: set[str], x: set[str]) -> None:
+        if not p and not x:
+            out.append(frozenset(r))
+            return
+        pivot = max(p | x, key=lambda v: len(edges[v] & p))
+        for v in sorted(p - edges[pivot]):
+            expand(r | {v}, p & edges[v], x & edges[v])
+            p = p - {v}
+            x = x | {v}
+
+    expand(set(), set(nodes), set())
+    return out
+
+
+def maximal_qualifying_subsets(
+    counts: PatternCounts, clique: Pattern, config: AdaMMConfig
+) -> list[Pattern]:
+    """The inclusion-maximal subsets of ``clique`` that pass θ_s and θ_a.
+
+    Both measures are anti-monotone, so the search walks down from the whole
+    clique and stops at the first qualifying set on each path. It is exact up to
+    ``config.max_subset_search`` evaluations, then continues greedily by dropping
+    the attribute with the highest support (the one that lowers all-confidence).
+    """
+    if _qualifies(counts, clique, config):
+        return [clique]
+    found: list[Pattern] = []
+    level = [clique]
+    seen: set[Pattern] = {clique}
+    evaluations = 1
+    while level and evaluations <= config.max_subset_search:
+        nxt: list[Pattern] = []
+        for node in level:
+            for a in sorted(node):
+                child = node - {a}
+                if not child or child in seen or any(child <= f for f in found):
+                    continue
+                seen.add(child)
+                evaluations += 1
+                if _qualifies(counts, child, config):
+                    found.append(child)
+                else:
+                    nxt.append(child)
+        level = nxt
+    if level:  # budget exhausted: finish greedily
+        current = clique
+        while current and not _qualifies(counts, current, config):
+            current = current - {max(current, key=lambda a: (counts.items[a], a))}
+        if current and not any(current <= f for f in found):
+            found.append(current)
+    return [f for f in found if not any(f < g for g in found)]
+
+
+def induce_schemas(
+    counts: PatternCounts,
+    schemas: list[Pattern],
+    round_attributes: Iterable[str],
+    config: AdaMMConfig,
+) -> list[SchemaChange]:
+    """Schema evolution and discovery triggered by one counted round.
+
+    Only patterns inside the round's attribute set changed support, so only they
+    are candidates. Evolution comes first: a schema A inside the round grows by
+    the attributes Δ for which ext-conf(A ∪ Δ | A) ≥ θ_e (greedily, by support).
+    Discovery then admits the inclusion-maximal novel candidates with support ≥ θ_s
+    and all-conf ≥ θ_a. A candidate inside a schema is not novel; a candidate that
+    contains a schema but did not qualify as its extension contributes what it
+    adds to that schema, as a candidate of its own.
+
+    ``schemas`` is updated in place to reflect the changes returned.
+    """
+    theta_s = config.support_threshold
+    frequent = frozenset(a for a in round_attributes if counts.items[a] >= theta_s)
+    if not frequent or any(frequent <= s for s in schemas):
+        return []
+    changes: list[SchemaChange] = []
+
+    for i, schema in enumerate(schemas):
+        if not schema <= frequent:
+            continue
+        base_support = counts.support(schema)
+        grown = schema
+        extras = sorted(
+            frequent - schema, key=lambda d: (-counts.support(schema | {d}), d)
+        )
+        for d in extras:
+            candidate = grown | {d}
+            sup = counts.support(candidate)
+            if (
+                sup >= theta_s
+                and extension_confidence(sup, base_support)
+                >= config.extension_confidence_threshold
+            ):
+                grown = candidate
+        if grown != schema:
+            schemas[i] = grown
+            changes.append(SchemaChange("evolved", grown, schema))
+
+    if any(frequent <= s for s in schemas):
+        return changes
+
+    edges: dict[str, set[str]] = {a: set() for a in frequent}
+    for a, b in combinations(sorted(frequent), 2):
+        sup = counts.pairs[(a, b)]
+        if (
+            sup >= theta_s
+            and all_confidence(sup, (counts.items[a], counts.items[b]))
+            >= config.all_confidence_threshold
+        ):
+            edges[a].add(b)
+            edges[b].add(a)
+
+    candidates: set[Pattern] = set()
+    for clique in _maximal_cliques(set(frequent), edges):
+        for pattern in maximal_qualifying_subsets(counts, clique, config):
+            contained = [s for s in schemas if s <= pattern]
+            if contained:
+                rest = pattern - frozenset().union(*contained)
+                if rest and _qualifies(counts, rest, config):
+                    pattern = rest
+                else:
+                    continue
+            if any(pattern <= s for s in schemas):
+                continue
+            if len(pattern) >= config.min_schema_size:
+                candidates.add(pattern)
+    for pattern in sorted(candidates, key=lambda p: (-len(p), sorted(p))):
+        if any(pattern < other for other in candidates):
+            continue
+        schemas.append(pattern)
+        changes.append(SchemaChange("discovered", pattern))
+    return changes

@@ -1,0 +1,376 @@
+"""The analytic operators Lookup, Filter, Compute and Rank (AdaMM Appendix B).
+
+Plain functions over an :class:`AnalyticMemory`: typed pydantic arguments in,
+JSON-ready results out. Every table and column name is resolved against the
+table's metadata and every value is a bound parameter, so a model can never
+pass SQL. Problems a model can fix raise :class:`ToolInputError`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from langgraph_adamm.analytic.expressions import (
+    Col,
+    compile_expression,
+    expression_columns,
+    parse_expression,
+)
+from langgraph_adamm.analytic.predicates import (
+    ColumnFilter,
+    compile_filter,
+    resolve_column,
+    resolve_table,
+)
+from langgraph_adamm.analytic.store import AnalyticMemory
+from langgraph_adamm.analytic.tables import NUMERIC_TYPES, TYPE_LABELS, TableSchema
+from langgraph_adamm.errors import ToolInputError
+from langgraph_adamm.storage.database import quote_ident
+
+ComputeOperator = Literal[
+    "count", "sum", "avg", "min", "max", "median", "first", "latest", "change"
+]
+MAX_RESULT_BUDGET = 1000
+_CHRONO = 'ORDER BY "time" {d} NULLS LAST, "order" {d}'
+
+
+class LookupArgs(BaseModel):
+    """Rows whose columns equal the given key values."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: str
+    key_values: dict[str, Any] = Field(min_length=1)
+    result_budget: int = Field(default=10, ge=1, le=MAX_RESULT_BUDGET)
+
+
+class FilterArgs(BaseModel):
+    """Rows that satisfy every filter."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: str
+    column_filters: list[ColumnFilter] = Field(default_factory=list)
+    result_budget: int = Field(default=10, ge=1, le=MAX_RESULT_BUDGET)
+
+
+class ComputeArgs(BaseModel):
+    """An aggregate of an expression over the (optionally filtered) rows."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: str
+    operator: ComputeOperator
+    target_column_expression: str | None = None
+    optional_column_filters: list[ColumnFilter] = Field(default_factory=list)
+
+
+class RankArgs(BaseModel):
+    """The top or bottom rows by an expression."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: str
+    target_column_expression: str
+    order: Literal["desc", "asc"] = "desc"
+    optional_column_filters: list[ColumnFilter] = Field(default_factory=list)
+    result_budget: int = Field(default=10, ge=1, le=MAX_RESULT_BUDGET)
+
+
+class RowsResult(BaseModel):
+    """Rows returned by Lookup, Filter or Rank."""
+
+    table: str
+    rows: list[dict[str, Any]]
+    row_count: int | None = None
+    """Rows that matched in all (Lookup, Filter); may exceed ``len(rows)``."""
+    truncated: bool = False
+
+
+class ComputeResult(BaseModel):
+    """A computed value with the rows it came from."""
+
+    table: str
+    operator: str
+    expression: str | None
+    value: Any
+    unit: str | None = None
+    row_count: int
+    """Rows that contributed (non-null expression after the filters)."""
+    contributing_rows: list[dict[str, Any]]
+    truncated: bool = False
+
+
+def _validate(model: type[BaseModel], args: Any) -> Any:
+    if isinstance(args, model):
+        return args
+    try:
+        return model.model_validate(args)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
+            for e in exc.errors()[:5]
+        )
+        raise ToolInputError(
+            f"Invalid {model.__name__} arguments: {problems}."
+        ) from None
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return value
+
+
+class _Query:
+    """A table plus WHERE clauses under construction."""
+
+    def __init__(self, memory: AnalyticMemory, table_name: str) -> None:
+        self.memory = memory
+        self.table: TableSchema = resolve_table(memory.tables, table_name)
+        self.source = memory.qualified(self.table)
+        self.where: list[str] = []
+        self.params: list[Any] = []
+
+    def add_filters(self, filters: list[ColumnFilter]) -> None:
+        for flt in filters:
+            sql, params = compile_filter(self.table, flt)
+            self.where.append(sql)
+            self.params.extend(params)
+
+    def expression(
+        self, text: str, *, numeric_only: bool = False
+    ) -> tuple[str, list[Any], str]:
+        """SQL, params and SQL type of a target expression."""
+        tree = parse_expression(text)
+        cols = {n: resolve_column(self.table, n) for n in expression_columns(tree)}
+        if not cols:
+            raise ToolInputError(
+                f"The expression {text!r} must use at least one column."
+            )
+        plain = isinstance(tree, Col)
+        for col in cols.values():
+            if (not plain or numeric_only) and col.sql_type not in NUMERIC_TYPES:
+                raise ToolInputError(
+                    f"Column {col.name} is {TYPE_LABELS[col.sql_type]}; "
+                    + (
+                        "this operator needs a number."
+                        if plain
+                        else "arithmetic needs numeric columns."
+                    )
+                )
+        params: list[Any] = []
+        sql = compile_expression(tree, lambda n: quote_ident(cols[n].name), params)
+        sql_type = next(iter(cols.values())).sql_type if plain else "DOUBLE"
+        return sql, params, sql_type
+
+    def where_sql(self, extra: list[str] = ()) -> str:  # type: ignore[assignment]
+        clauses = self.where + list(extra)
+        return f" WHERE {' AND '.join(clauses)}" if clauses else ""
+
+    def select_rows(
+        self,
+        where: str,
+        params: list[Any],
+        tail: str,
+        tail_params: list[Any],
+        value_sql: str | None = None,
+        value_params: list[Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        cols = [quote_ident(c.name) for c in self.table.all_columns]
+        names = [c.name for c in self.table.all_columns]
+        if value_sql:
+            cols.append(f"{value_sql} AS __value")
+            names.append("value")
+        sql = f"SELECT {', '.join(cols)} FROM {self.source}{where} {tail}"
+        rows = self.memory.db.fetchall(sql, (value_params or []) + params + tail_params)
+        return [
+            {n: _jsonable(v) for n, v in zip(names, row, strict=True)} for row in rows
+        ]
+
+    def count(self, where: str, params: list[Any]) -> int:
+        return int(
+            self.memory.db.fetchall(
+                f"SELECT count(*) FROM {self.source}{where}", params
+            )[0][0]
+        )
+
+
+def lookup(memory: AnalyticMemory, args: LookupArgs | dict[str, Any]) -> RowsResult:
+    """Rows matching every key value (Lookup)."""
+    a: LookupArgs = _validate(LookupArgs, args)
+    filters = [ColumnFilter(column=k, op="=", value=v) for k, v in a.key_values.items()]
+    return _filter_rows(memory, a.table, filters, a.result_budget)
+
+
+def filter_rows(
+    memory: AnalyticMemory, args: FilterArgs | dict[str, Any]
+) -> RowsResult:
+    """Rows satisfying every column filter (Filter)."""
+    a: FilterArgs = _validate(FilterArgs, args)
+    return _filter_rows(memory, a.table, a.column_filters, a.result_budget)
+
+
+def _filter_rows(
+    memory: AnalyticMemory, table: str, filters: list[ColumnFilter], budget: int
+) -> RowsResult:
+    q = _Query(memory, table)
+    q.add_filters(filters)
+    where = q.where_sql()
+    total = q.count(where, q.params)
+    rows = q.select_rows(
+        where, q.params, f"{_CHRONO.format(d='ASC')} LIMIT ?", [budget]
+    )
+    return RowsResult(
+        table=q.table.table_name,
+        rows=rows,
+        row_count=total,
+        truncated=total > len(rows),
+    )
+
+
+def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
+    """The highest (desc) or lowest (asc) rows by an expression (Rank)."""
+    a: RankArgs = _validate(RankArgs, args)
+    q = _Query(memory, a.table)
+    q.add_filters(a.optional_column_filters)
+    expr, expr_params, sql_type = q.expression(a.target_column_expression)
+    if sql_type == "BOOLEAN":
+        raise ToolInputError("Rank needs a number, timestamp or text expression.")
+    where = q.where_sql([f"{expr} IS NOT NULL"])
+    direction = "DESC" if a.order == "desc" else "ASC"
+    tail = f'ORDER BY {expr} {direction}, "time" ASC NULLS LAST, "order" ASC LIMIT ?'
+    plain = isinstance(parse_expression(a.target_column_expression), Col)
+    rows = q.select_rows(
+        where,
+        q.params + expr_params,
+        tail,
+        expr_params + [a.result_budget],
+        value_sql=None if plain else expr,
+        value_params=None if plain else expr_params,
+    )
+    return RowsResult(table=q.table.table_name, rows=rows)
+
+
+def compute(
+    memory: AnalyticMemory, args: ComputeArgs | dict[str, Any]
+) -> ComputeResult:
+    """An exact aggregate over every matching row (Compute)."""
+    a: ComputeArgs = _validate(ComputeArgs, args)
+    q = _Query(memory, a.table)
+    q.add_filters(a.optional_column_filters)
+    limit = memory.config.max_contributing_rows
+    op = a.operator
+    if a.target_column_expression is None or not a.target_column_expression.strip():
+        if op != "count":
+            raise ToolInputError(f"Operator {op} needs a target_column_expression.")
+        where = q.where_sql()
+        total = q.count(where, q.params)
+        rows = q.select_rows(
+            where, q.params, f"{_CHRONO.format(d='ASC')} LIMIT ?", [limit]
+        )
+        return ComputeResult(
+            table=q.table.table_name,
+            operator=op,
+            expression=None,
+            value=total,
+            row_count=total,
+            contributing_rows=rows,
+            truncated=total > len(rows),
+        )
+    numeric_only = op in ("sum", "avg", "median", "change")
+    expr, ep, sql_type = q.expression(
+        a.target_column_expression, numeric_only=numeric_only
+    )
+    if op in ("min", "max") and sql_type == "BOOLEAN":
+        raise ToolInputError(f"{op} needs a number, timestamp or text expression.")
+    tree = parse_expression(a.target_column_expression)
+    unit = None
+    if isinstance(tree, Col):
+        unit = resolve_column(q.table, tree.name).unit
+    where = q.where_sql([f"{expr} IS NOT NULL"])
+    params = q.params + ep
+    value_sql = None if isinstance(tree, Col) else expr
+    value_params = None if isinstance(tree, Col) else ep
+
+    if op in ("first", "latest", "change"):
+        first = q.select_rows(
+            where,
+            params,
+            f"{_CHRONO.format(d='ASC')} LIMIT 1",
+            [],
+            value_sql=expr,
+            value_params=ep,
+        )
+        last = q.select_rows(
+            where,
+            params,
+            f"{_CHRONO.format(d='DESC')} LIMIT 1",
+            [],
+            value_sql=expr,
+            value_params=ep,
+        )
+        total = q.count(where, params)
+        if op == "first":
+            value, rows = (first[0]["value"] if first else None), first
+        elif op == "latest":
+            value, rows = (last[0]["value"] if last else None), last
+        else:
+            value = (last[0]["value"] - first[0]["value"]) if first else None
+            rows = first + (last if last and last != first else [])
+        if value_sql is None:
+            for r in rows:
+                r.pop("value", None)
+        return ComputeResult(
+            table=q.table.table_name,
+            operator=op,
+            expression=a.target_column_expression,
+            value=value,
+            unit=unit,
+            row_count=total,
+            contributing_rows=rows,
+        )
+
+    agg = {
+        "count": f"count({expr})",
+        "sum": f"sum({expr})",
+        "avg": f"avg({expr})",
+        "min": f"min({expr})",
+        "max": f"max({expr})",
+        "median": f"quantile_cont({expr}, 0.5)",
+    }[op]
+    value, total = q.memory.db.fetchall(
+        f"SELECT {agg}, count(*) FROM {q.source}{where}", ep + params
+    )[0]
+    total = int(total)
+    if op in ("min", "max") and value is not None:
+        rows = q.select_rows(
+            q.where_sql([f"{expr} IS NOT NULL", f"{expr} = ?"]),
+            params + ep + [value],
+            f"{_CHRONO.format(d='ASC')} LIMIT ?",
+            [limit],
+            value_sql=value_sql,
+            value_params=value_params,
+        )
+    else:
+        rows = q.select_rows(
+            where,
+            params,
+            f"{_CHRONO.format(d='ASC')} LIMIT ?",
+            [limit],
+            value_sql=value_sql,
+            value_params=value_params,
+        )
+    if op == "sum" and sql_type == "BIGINT" and value is not None:
+        value = int(value)
+    if op == "count":
+        unit = None
+    return ComputeResult(
+        table=q.table.table_name,
+        operator=op,
+        expression=a.target_column_expression,
+        value=_jsonable(value),
+        unit=unit,
+        row_count=total,
+        contributing_rows=rows,
+        truncated=len(rows) < total and op not in ("min", "max"),
+    )

@@ -1,0 +1,661 @@
+"""Analytic memory over the database: raw rounds, observations, schemas, tables.
+
+Ingestion writes in two phases. Raw rounds (and their image references) are
+stored first, as ``pending``, so that nothing is lost if extraction fails. Then
+pending rounds are processed in batches; each batch - its observations, support
+counts, schema changes, table rows and round statuses - commits in one
+transaction, so a process killed mid-way leaves every committed round intact and
+the rest pending for the next run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from langgraph_adamm.analytic.describe import OfflineDescriber, TableDescriber
+from langgraph_adamm.analytic.extraction.base import Observation, Provenance
+from langgraph_adamm.analytic.mining import Pattern, PatternCounts, induce_schemas
+from langgraph_adamm.analytic.tables import (
+    Column,
+    TableSchema,
+    best_observations,
+    cell_value,
+    infer_column_type,
+    min_matching,
+    sample_values,
+)
+from langgraph_adamm.analytic.values import ParsedValue
+from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.history import DEFAULT_USER_ID, ImageRef, Round
+from langgraph_adamm.storage.database import (
+    IDENTIFIER_RE,
+    MemoryDatabase,
+    quote_ident,
+)
+
+_KEY_SEP = "\x1f"
+_OBS_COLUMNS = (
+    "user_id",
+    "round_id",
+    "attribute",
+    "raw_attribute",
+    "value_text",
+    "value_kind",
+    "number",
+    "unit",
+    "boolean",
+    "ts",
+    "source",
+    "image_id",
+    "span_start",
+    "span_end",
+)
+_OBS_TYPES = (
+    "VARCHAR",
+    "VARCHAR",
+    "VARCHAR",
+    "VARCHAR",
+    "VARCHAR",
+    "VARCHAR",
+    "DOUBLE",
+    "VARCHAR",
+    "BOOLEAN",
+    "TIMESTAMP",
+    "VARCHAR",
+    "VARCHAR",
+    "INTEGER",
+    "INTEGER",
+)
+
+
+def insert_columns(
+    db: MemoryDatabase,
+    table: str,
+    columns: Sequence[str],
+    types: Sequence[str],
+    values: Sequence[list[Any]],
+) -> None:
+    """Insert many rows at once, column-wise, with bound list parameters."""
+    if not values or not values[0]:
+        return
+    names = ", ".join(quote_ident(c) for c in columns)
+    unnests = ", ".join(f"unnest(?::{t}[])" for t in types)
+    db.execute(f"INSERT INTO {table} ({names}) SELECT {unnests}", list(values))
+
+
+@dataclass
+class BatchOutcome:
+    """What one processed batch changed."""
+
+    processed: int = 0
+    observations: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    discovered: list[str] = field(default_factory=list)
+    evolved: list[str] = field(default_factory=list)
+
+
+class AnalyticMemory:
+    """One user's analytic memory inside a :class:`MemoryDatabase`.
+
+    Args:
+        db: The memory database.
+        user_id: The namespace; other users' rounds and tables are invisible.
+        config: Thresholds and batch sizes.
+        describer: Writes table metadata (offline by default).
+    """
+
+    def __init__(
+        self,
+        db: MemoryDatabase,
+        user_id: str = DEFAULT_USER_ID,
+        *,
+        config: AdaMMConfig | None = None,
+        describer: TableDescriber | None = None,
+    ) -> None:
+        self.db = db
+        self.user_id = user_id
+        self.config = config or AdaMMConfig()
+        self.describer = describer or OfflineDescriber()
+        self.namespace = db.ensure_namespace(user_id)
+        self.reload()
+
+    # -- state ------------------------------------------------------------
+    def reload(self) -> None:
+        """Rebuild in-memory counts and schema metadata from the database."""
+        counts = PatternCounts()
+        for key, count in self.db.fetchall(
+            "SELECT attributes, count FROM adamm_pattern_types WHERE user_id = ?",
+            [self.user_id],
+        ):
+            counts.add(key.split(_KEY_SEP) if key else (), int(count))
+        self.counts = counts
+        self._tables: dict[int, TableSchema] = {}
+        columns: dict[int, list[Column]] = {}
+        for sid, name, attr, sql_type, unit, desc, samples in self.db.fetchall(
+            "SELECT schema_id, column_name, attribute, sql_type, unit, description, "
+            "samples FROM adamm_columns WHERE user_id = ? ORDER BY schema_id, position",
+            [self.user_id],
+        ):
+            columns.setdefault(sid, []).append(
+                Column(name, attr, sql_type, unit, desc or "", tuple(samples or ()))
+            )
+        for sid, table, desc, attrs, created, version in self.db.fetchall(
+            "SELECT schema_id, table_name, description, attributes, created_order, "
+            "version FROM adamm_schemas WHERE user_id = ? ORDER BY schema_id",
+            [self.user_id],
+        ):
+            self._tables[sid] = TableSchema(
+                self.user_id,
+                sid,
+                table,
+                desc or "",
+                frozenset(attrs),
+                tuple(columns.get(sid, ())),
+                version,
+                created,
+            )
+        self._patterns: list[Pattern] = [t.attributes for t in self._tables.values()]
+        self._pattern_ids: list[int] = list(self._tables)
+
+    @property
+    def tables(self) -> list[TableSchema]:
+        """Every materialized schema of this user, oldest first."""
+        return list(self._tables.values())
+
+    def table(self, table_name: str) -> TableSchema | None:
+        """A table's schema by its exact name."""
+        for t in self._tables.values():
+            if t.table_name == table_name:
+                return t
+        return None
+
+    def qualified(self, table: TableSchema) -> str:
+        """The quoted, namespace-qualified SQL name of a table."""
+        return f"{quote_ident(self.namespace)}.{quote_ident(table.table_name)}"
+
+    def row_count(self, table: TableSchema) -> int:
+        """Rows in a materialized table."""
+        row = self.db.fetchall(f"SELECT count(*) FROM {self.qualified(table)}")
+        return int(row[0][0])
+
+    # -- raw rounds -------------------------------------------------------
+    def store_rounds(self, rounds: Sequence[Round]) -> tuple[int, int]:
+        """Store rounds not seen before as pending; returns (new, already stored)."""
+        if not rounds:
+            return 0, 0
+        with self.db.transaction():
+            existing = {
+                r[0]
+                for r in self.db.fetchall(
+                    "SELECT round_id FROM adamm_rounds WHERE user_id = ? AND round_id "
+                    "IN (SELECT unnest(?::VARCHAR[]))",
+                    [self.user_id, [r.round_id for r in rounds]],
+                )
+            }
+            fresh = [r for r in rounds if r.round_id not in existing]
+            if not fresh:
+                return 0, len(rounds)
+            start = self.db.fetchall(
+                'SELECT coalesce(max("order"), 0) FROM adamm_rounds WHERE user_id = ?',
+                [self.user_id],
+            )[0][0]
+            insert_columns(
+                self.db,
+                "adamm_rounds",
+                (
+                    "user_id",
+                    "round_id",
+                    "session_id",
+                    "order",
+                    "time",
+                    "user_text",
+                    "assistant_text",
+                    "metadata",
+                ),
+                (
+                    "VARCHAR",
+                    "VARCHAR",
+                    "VARCHAR",
+                    "BIGINT",
+                    "TIMESTAMP",
+                    "VARCHAR",
+                    "VARCHAR",
+                    "VARCHAR",
+                ),
+                [
+                    [self.user_id] * len(fresh),
+                    [r.round_id for r in fresh],
+                    [r.session_id for r in fresh],
+                    list(range(start + 1, start + 1 + len(fresh))),
+                    [r.time for r in fresh],
+                    [r.user for r in fresh],
+                    [r.assistant for r in fresh],
+                    [json.dumps(r.metadata, default=str) for r in fresh],
+                ],
+            )
+            images = [(r.round_id, img) for r in fresh for img in r.images]
+            if images:
+                insert_columns(
+                    self.db,
+                    "adamm_images",
+                    (
+                        "user_id",
+                        "image_id",
+                        "round_id",
+                        "path",
+                        "url",
+                        "caption",
+                        "ocr",
+                        "problem",
+                    ),
+                    ("VARCHAR",) * 8,
+                    [
+                        [self.user_id] * len(images),
+                        [i.image_id for _, i in images],
+                        [rid for rid, _ in images],
+                        [i.path for _, i in images],
+                        [i.url for _, i in images],
+                        [i.caption for _, i in images],
+                        [i.ocr for _, i in images],
+                        [i.problem for _, i in images],
+                    ],
+                )
+        return len(fresh), len(rounds) - len(fresh)
+
+    def pending_rounds(
+        self, *, include_failed: bool = False
+    ) -> list[tuple[int, Round]]:
+        """Stored rounds not yet extracted, in history order, with their order."""
+        statuses = ["pending", "failed"] if include_failed else ["pending"]
+        rows = self.db.fetchall(
+            'SELECT "order", round_id, session_id, time, user_text, assistant_text, '
+            "metadata FROM adamm_rounds WHERE user_id = ? AND status IN "
+            '(SELECT unnest(?::VARCHAR[])) ORDER BY "order"',
+            [self.user_id, statuses],
+        )
+        if not rows:
+            return []
+        images: dict[str, list[ImageRef]] = {}
+        for rid, iid, path, url, caption, ocr, problem in self.db.fetchall(
+            "SELECT i.round_id, image_id, path, url, caption, ocr, problem "
+            "FROM adamm_images i JOIN adamm_rounds r USING (user_id, round_id) "
+            "WHERE i.user_id = ? AND r.status IN (SELECT unnest(?::VARCHAR[])) "
+            "ORDER BY image_id",
+            [self.user_id, statuses],
+        ):
+            images.setdefault(rid, []).append(
+                ImageRef(iid, path, url, caption, ocr, problem)
+            )
+        return [
+            (
+                order,
+                Round(
+                    rid,
+                    sid,
+                    time,
+                    user or "",
+                    assistant or "",
+                    tuple(images.get(rid, ())),
+                    json.loads(meta) if meta else {},
+                ),
+            )
+            for order, rid, sid, time, user, assistant, meta in rows
+        ]
+
+    def round_status(self) -> dict[str, int]:
+        """Number of stored rounds per status."""
+        return {
+            status: int(n)
+            for status, n in self.db.fetchall(
+                "SELECT status, count(*) FROM adamm_rounds WHERE user_id = ? "
+                "GROUP BY status",
+                [self.user_id],
+            )
+        }
+
+    def failures(self) -> list[tuple[str, str]]:
+        """(round id, error) for every round whose extraction failed."""
+        return [
+            (r[0], r[1])
+            for r in self.db.fetchall(
+                "SELECT round_id, error FROM adamm_rounds WHERE user_id = ? AND "
+                "status = 'failed' ORDER BY \"order\"",
+                [self.user_id],
+            )
+        ]
+
+    # -- processing -------------------------------------------------------
+    def apply_batch(
+        self,
+        batch: Sequence[tuple[int, Round, list[Observation] | Exception]],
+    ) -> BatchOutcome:
+        """Record one batch of extraction results, mine it and update the tables.
+
+        Everything commits in one transaction; on any error nothing is written and
+        the in-memory state is reloaded from the database.
+        """
+        try:
+            with self.db.transaction():
+                return self._apply_batch(batch)
+        except BaseException:
+            self.reload()
+            raise
+
+    def _apply_batch(
+        self, batch: Sequence[tuple[int, Round, list[Observation] | Exception]]
+    ) -> BatchOutcome:
+        outcome = BatchOutcome()
+        ok: list[tuple[int, Round, dict[str, Observation]]] = []
+        all_obs: list[Observation] = []
+        for order, rnd, result in batch:
+            if isinstance(result, Exception):
+                outcome.failures.append((rnd.round_id, str(result)))
+                continue
+            ok.append((order, rnd, best_observations(result)))
+            all_obs.extend(result)
+        self._insert_observations(all_obs)
+        outcome.observations = len(all_obs)
+
+        touched: set[Pattern] = set()
+        changed: dict[int, str] = {}  # index into self._patterns -> kind
+        for _, _, best in ok:
+            attrs = self.counts.add(best)
+            touched.add(attrs)
+            before = len(self._patterns)
+            for change in induce_schemas(
+                self.counts, self._patterns, attrs, self.config
+            ):
+                if change.kind == "evolved":
+                    idx = self._patterns.index(change.attributes)
+                    changed.setdefault(idx, "evolved")
+            for idx in range(before, len(self._patterns)):
+                changed[idx] = "discovered"
+                self._pattern_ids.append(max(self._pattern_ids, default=0) + 1)
+        self._save_counts(touched)
+
+        current_order = max((o for o, _, _ in ok), default=None)
+        for idx, kind in sorted(changed.items()):
+            table = self._materialize(
+                self._pattern_ids[idx], self._patterns[idx], current_order
+            )
+            (outcome.discovered if kind == "discovered" else outcome.evolved).append(
+                table.table_name
+            )
+        fresh = {self._pattern_ids[i] for i in changed}
+        for sid, table in self._tables.items():
+            if sid not in fresh:
+                self._append_rows(table, ok)
+
+        if ok:
+            self.db.execute(
+                "UPDATE adamm_rounds SET status = 'extracted', error = NULL, "
+                "attempts = attempts + 1 WHERE user_id = ? AND round_id IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, [r.round_id for _, r, _ in ok]],
+            )
+        for rid, error in outcome.failures:
+            self.db.execute(
+                "UPDATE adamm_rounds SET status = 'failed', error = ?, "
+                "attempts = attempts + 1 WHERE user_id = ? AND round_id = ?",
+                [error[:2000], self.user_id, rid],
+            )
+        outcome.processed = len(batch)
+        return outcome
+
+    def _insert_observations(self, observations: Sequence[Observation]) -> None:
+        if not observations:
+            return
+        cols: list[list[Any]] = [[] for _ in _OBS_COLUMNS]
+        for o in observations:
+            p, v = o.provenance, o.value
+            span = p.span or (None, None)
+            for i, val in enumerate(
+                (
+                    self.user_id,
+                    p.round_id,
+                    o.attribute,
+                    o.raw_attribute,
+                    v.text,
+                    v.kind,
+                    v.number,
+                    v.unit,
+                    v.boolean,
+                    v.timestamp,
+                    p.source,
+                    p.image_id,
+                    span[0],
+                    span[1],
+                )
+            ):
+                cols[i].append(val)
+        insert_columns(self.db, "adamm_observations", _OBS_COLUMNS, _OBS_TYPES, cols)
+
+    def _save_counts(self, touched: set[Pattern]) -> None:
+        if not touched:
+            return
+        keys = [_KEY_SEP.join(sorted(t)) for t in touched]
+        self.db.execute(
+            "INSERT OR REPLACE INTO adamm_pattern_types (user_id, attributes, count) "
+            "SELECT ?, unnest(?::VARCHAR[]), unnest(?::BIGINT[])",
+            [self.user_id, keys, [self.counts.types[t] for t in touched]],
+        )
+
+    def _stored_observations(
+        self, attributes: Pattern
+    ) -> list[tuple[str, int, datetime | None, dict[str, Observation]]]:
+        """Every processed round carrying any of the attributes, with its values."""
+        rows = self.db.fetchall(
+            'SELECT o.round_id, r."order", r.time, o.attribute, o.raw_attribute, '
+            "o.value_text, o.value_kind, o.number, o.unit, o.boolean, o.ts, o.source, "
+            "o.image_id FROM adamm_observations o JOIN adamm_rounds r "
+            "USING (user_id, round_id) WHERE o.user_id = ? AND o.attribute IN "
+            '(SELECT unnest(?::VARCHAR[])) ORDER BY r."order"',
+            [self.user_id, sorted(attributes)],
+        )
+        grouped: dict[str, tuple[int, datetime | None, list[Observation]]] = {}
+        for (
+            rid,
+            order,
+            time,
+            attr,
+            raw,
+            text,
+            kind,
+            num,
+            unit,
+            boolean,
+            ts,
+            src,
+            img,
+        ) in rows:
+            obs = Observation(
+                attr,
+                raw or attr,
+                ParsedValue(kind, text or "", num, unit, boolean, ts),
+                Provenance(rid, src, img),
+            )
+            grouped.setdefault(rid, (order, time, []))[2].append(obs)
+        return [
+            (rid, order, time, best_observations(obs))
+            for rid, (order, time, obs) in grouped.items()
+        ]
+
+    def _unique_name(self, proposed: str, schema_id: int) -> str:
+        taken = {t.table_name for s, t in self._tables.items() if s != schema_id}
+        name, n = proposed[:56], 2
+        while name in taken or not IDENTIFIER_RE.match(name):
+            name = f"{proposed[:52]}_{n}"
+            n += 1
+        return name
+
+    def _materialize(
+        self, schema_id: int, attributes: Pattern, at_order: int | None
+    ) -> TableSchema:
+        """(Re)build a schema's table from all stored observations of its attributes."""
+        need = min_matching(len(attributes), self.config.match_fraction)
+        rows = [
+            r
+            for r in self._stored_observations(attributes)
+            if sum(1 for a in attributes if a in r[3]) >= need
+        ]
+        previous = self._tables.get(schema_id)
+        old_order = [c.attribute for c in previous.columns] if previous else []
+        new_attrs = sorted(
+            (a for a in attributes if a not in old_order),
+            key=lambda a: (-self.counts.items[a], a),
+        )
+        columns: list[Column] = []
+        for attr in [a for a in old_order if a in attributes] + new_attrs:
+            observed = [r[3][attr] for r in rows if attr in r[3]]
+            sql_type, unit = infer_column_type(
+                observed, self.config.type_inference_fraction
+            )
+            col = Column(attr, attr, sql_type, unit)
+            samples = sample_values(cell_value(col, o) for o in observed)
+            columns.append(Column(attr, attr, sql_type, unit, "", samples))
+        described = self.describer.describe(
+            [(c.name, c.sql_type, c.unit, c.samples) for c in columns]
+        )
+        name = (
+            previous.table_name
+            if previous
+            else self._unique_name(described.name, schema_id)
+        )
+        columns = [
+            Column(
+                c.name,
+                c.attribute,
+                c.sql_type,
+                c.unit,
+                described.columns.get(c.name, ""),
+                c.samples,
+            )
+            for c in columns
+        ]
+        table = TableSchema(
+            self.user_id,
+            schema_id,
+            name,
+            described.description,
+            attributes,
+            tuple(columns),
+            (previous.version + 1) if previous else 1,
+            previous.created_order if previous else at_order,
+        )
+        col_defs = ", ".join(
+            f"{quote_ident(c.name)} {c.sql_type}" for c in table.all_columns
+        )
+        self.db.execute(f"CREATE OR REPLACE TABLE {self.qualified(table)} ({col_defs})")
+        self._tables[schema_id] = table
+        self._insert_rows(
+            table, [(rid, order, time, best) for rid, order, time, best in rows]
+        )
+        self.db.execute(
+            "INSERT OR REPLACE INTO adamm_schemas (user_id, schema_id, table_name, "
+            "description, attributes, created_order, version) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                self.user_id,
+                schema_id,
+                name,
+                table.description,
+                sorted(attributes),
+                table.created_order,
+                table.version,
+            ],
+        )
+        self.db.execute(
+            "DELETE FROM adamm_columns WHERE user_id = ? AND schema_id = ?",
+            [self.user_id, schema_id],
+        )
+        for pos, c in enumerate(columns):
+            self.db.execute(
+                "INSERT INTO adamm_columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    self.user_id,
+                    schema_id,
+                    pos,
+                    c.name,
+                    c.attribute,
+                    c.sql_type,
+                    c.unit,
+                    c.description,
+                    list(c.samples),
+                ],
+            )
+        return table
+
+    def _append_rows(
+        self,
+        table: TableSchema,
+        batch: Sequence[tuple[int, Round, dict[str, Observation]]],
+    ) -> None:
+        need = min_matching(len(table.attributes), self.config.match_fraction)
+        rows = [
+            (rnd.round_id, order, rnd.time, best)
+            for order, rnd, best in batch
+            if sum(1 for a in table.attributes if a in best) >= need
+        ]
+        self._insert_rows(table, rows)
+
+    def _insert_rows(
+        self,
+        table: TableSchema,
+        rows: Sequence[tuple[str, int, datetime | None, dict[str, Observation]]],
+    ) -> None:
+        if not rows:
+            return
+        values: list[list[Any]] = [
+            [r[0] for r in rows],
+            [r[1] for r in rows],
+            [r[2] for r in rows],
+        ]
+        for col in table.columns:
+            cells = [
+                cell_value(col, r[3][col.attribute]) if col.attribute in r[3] else None
+                for r in rows
+            ]
+            if col.sql_type == "BIGINT" and any(isinstance(v, float) for v in cells):
+                table = self._widen(table, col)
+            values.append(cells)
+        insert_columns(
+            self.db,
+            self.qualified(table),
+            [c.name for c in table.all_columns],
+            [c.sql_type for c in table.all_columns],
+            values,
+        )
+
+    def _widen(self, table: TableSchema, col: Column) -> TableSchema:
+        """An integer column that met a fraction becomes a DOUBLE column."""
+        self.db.execute(
+            f"ALTER TABLE {self.qualified(table)} ALTER COLUMN {quote_ident(col.name)} "
+            "TYPE DOUBLE"
+        )
+        self.db.execute(
+            "UPDATE adamm_columns SET sql_type = 'DOUBLE' WHERE user_id = ? AND "
+            "schema_id = ? AND column_name = ?",
+            [self.user_id, table.schema_id, col.name],
+        )
+        columns = tuple(
+            Column(c.name, c.attribute, "DOUBLE", c.unit, c.description, c.samples)
+            if c.name == col.name
+            else c
+            for c in table.columns
+        )
+        widened = TableSchema(
+            table.user_id,
+            table.schema_id,
+            table.table_name,
+            table.description,
+            table.attributes,
+            columns,
+            table.version,
+            table.created_order,
+        )
+        self._tables[table.schema_id] = widened
+        return widened

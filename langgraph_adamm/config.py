@@ -1,0 +1,76 @@
+"""Every tunable parameter of the library, in one place (AdaMM Table 5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AdaMMConfig:
+    """Parameters of analytic and retrieval memory.
+
+    Defaults are the paper's settings (AdaMM, Appendix C, Table 5) where the paper
+    gives one; the rest are engineering choices documented next to each field.
+    """
+
+    # Schema induction (AdaMM §3.3.2).
+    support_threshold: int = 4
+    """θ_s: a pattern is a candidate once this many rounds contain it."""
+    all_confidence_threshold: float = 0.60
+    """θ_a: minimum all-confidence for a novel pattern to become a schema."""
+    extension_confidence_threshold: float = 0.80
+    """θ_e: minimum extension-confidence for a schema to grow."""
+    min_schema_size: int = 2
+    """Smallest attribute set admitted as a schema. A schema is a co-occurrence
+    structure; admitting single attributes (1) would also turn every attribute
+    that joins a schema a little late into a table of its own before evolution
+    could take it in."""
+    match_fraction: float = 0.5
+    """A round becomes a row of a schema's table when it carries at least this
+    fraction of the schema's attributes (rounded up, at least one)."""
+    type_inference_fraction: float = 0.9
+    """A column gets a typed SQL type when at least this fraction of its observed
+    values parse as that type; the rest become NULL in the table (the raw values
+    stay in the observations)."""
+    max_subset_search: int = 256
+    """Bound on the exact search for maximal qualifying subsets of one pattern;
+    past it the search continues greedily."""
+
+    # Retrieval memory (AdaMM Appendix A).
+    episode_threshold: float = 0.60
+    topic_threshold: float = 0.65
+    episode_max_gap_days: float = 1.0
+    text_weight: float = 0.60
+    visual_weight: float = 0.40
+
+    # Query processing (AdaMM §3.5).
+    metadata_embedding_weight: float = 0.70
+    metadata_token_weight: float = 0.30
+    k_tables: int = 5
+    k_episodes: int = 5
+    max_steps: int = 3
+    shared_budget: int = 10
+
+    # Extraction and ingestion.
+    extraction_retries: int = 3
+    """An LLM extraction is attempted at most this many times per round."""
+    ingest_batch_size: int = 500
+    """Rounds per write transaction during ingestion."""
+    max_contributing_rows: int = 20
+    """Contributing rows returned with a Compute result (the count is exact)."""
+
+    def __post_init__(self) -> None:
+        """Reject settings that would make induction meaningless."""
+        if self.support_threshold < 1:
+            raise ValueError("support_threshold must be at least 1")
+        for name in (
+            "all_confidence_threshold",
+            "extension_confidence_threshold",
+            "match_fraction",
+            "type_inference_fraction",
+        ):
+            value = getattr(self, name)
+            if not 0.0 < value <= 1.0:
+                raise ValueError(f"{name} must be in (0, 1], got {value}")
+        if self.ingest_batch_size < 1:
+            raise ValueError("ingest_batch_size must be at least 1")

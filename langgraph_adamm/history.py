@@ -1,0 +1,463 @@
+"""The shared interaction-history format: data model and a reader that never guesses.
+
+A history is a list of sessions; a session is a list of rounds; a round is one
+user-agent exchange with its images and its time (the paper's R = (d, V, τ)). See
+``spec/history-format.md``. The reader reports every bad round with the file, the
+line or JSON path and the field, and keeps the valid rounds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from langgraph_adamm.errors import HistoryFormatError
+
+DEFAULT_USER_ID = "default"
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """An image attached to a round; at least one of path, url or caption is set."""
+
+    image_id: str
+    path: str | None = None
+    url: str | None = None
+    caption: str | None = None
+    ocr: str | None = None
+    problem: str | None = None
+    """Set when the file is missing or unreadable; the round is kept regardless."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """One user-agent exchange."""
+
+    round_id: str
+    session_id: str
+    time: datetime | None = None
+    user: str = ""
+    assistant: str = ""
+    images: tuple[ImageRef, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Session:
+    """Rounds that belong together, in order."""
+
+    session_id: str
+    date: date | None = None
+    rounds: tuple[Round, ...] = ()
+
+
+@dataclass(frozen=True)
+class History:
+    """A user's interaction history."""
+
+    user_id: str = DEFAULT_USER_ID
+    sessions: tuple[Session, ...] = ()
+
+    def rounds(self) -> Iterator[Round]:
+        """All rounds in history order."""
+        for session in self.sessions:
+            yield from session.rounds
+
+    @property
+    def round_count(self) -> int:
+        """Number of rounds over all sessions."""
+        return sum(len(s.rounds) for s in self.sessions)
+
+
+@dataclass(frozen=True)
+class HistoryProblem:
+    """One thing wrong with an input file, located precisely."""
+
+    file: str
+    location: str
+    message: str
+    fatal_for_round: bool = True
+    """False for problems (such as a missing image file) that keep the round."""
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.location}: {self.message}"
+
+
+@dataclass(frozen=True)
+class HistoryReadResult:
+    """A parsed history plus everything that was wrong with the file."""
+
+    history: History
+    problems: tuple[HistoryProblem, ...] = ()
+
+    @property
+    def skipped_rounds(self) -> int:
+        """Rounds dropped because they were invalid."""
+        return sum(1 for p in self.problems if p.fatal_for_round)
+
+
+def parse_time(value: Any) -> datetime:
+    """Parse an ISO 8601 date or date-time into a naive UTC-free datetime.
+
+    Aware times are converted to UTC and made naive so that every stored time
+    compares with every other.
+
+    Raises:
+        ValueError: if the value is not an ISO 8601 date or date-time string.
+    """
+    if not isinstance(value, str):
+        raise ValueError(f"expected an ISO 8601 string, got {type(value).__name__}")
+    text = value.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        try:
+            parsed = datetime.combine(date.fromisoformat(text), datetime.min.time())
+        except ValueError:
+            raise ValueError(
+                f"expected an ISO 8601 date or date-time, got {value!r}"
+            ) from None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+    return parsed
+
+
+class _RoundProblem(Exception):
+    def __init__(self, field_path: str, message: str) -> None:
+        super().__init__(message)
+        self.field_path = field_path
+        self.message = message
+
+
+def _opt_str(obj: dict[str, Any], key: str, where: str) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _RoundProblem(
+            f"{where}.{key}", f"expected a string, got {type(value).__name__}"
+        )
+    return value
+
+
+class _Builder:
+    """Accumulates sessions and rounds, enforcing the format's invariants."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self.base_dir = file.parent
+        self.problems: list[HistoryProblem] = []
+        self.sessions: dict[str, tuple[date | None, list[Round]]] = {}
+        self.round_ids: set[str] = set()
+
+    def problem(self, location: str, message: str, fatal: bool = True) -> None:
+        self.problems.append(HistoryProblem(str(self.file), location, message, fatal))
+
+    def add_session(self, session_id: str, session_date: date | None) -> None:
+        self.sessions.setdefault(session_id, (session_date, []))
+
+    def add_round(
+        self,
+        raw: Any,
+        session_id: str,
+        session_date: date | None,
+        location: str,
+        field_prefix: str,
+    ) -> None:
+        """Validate one raw round; report it and move on when it is bad."""
+        try:
+            rnd = self._parse_round(raw, session_id, session_date, field_prefix)
+        except _RoundProblem as exc:
+            self.problem(f"{location}{exc.field_path}", exc.message)
+            return
+        if rnd.round_id in self.round_ids:
+            self.problem(
+                f"{location}{field_prefix}round_id",
+                f"duplicate round_id {rnd.round_id!r} (the first one is kept)",
+            )
+            return
+        self.round_ids.add(rnd.round_id)
+        for img in rnd.images:
+            if img.problem:
+                self.problem(
+                    f"{location}{field_prefix}images[{img.image_id}]",
+                    img.problem,
+                    fatal=False,
+                )
+        self.sessions[session_id][1].append(rnd)
+
+    def _parse_round(
+        self, raw: Any, session_id: str, session_date: date | None, prefix: str
+    ) -> Round:
+        if not isinstance(raw, dict):
+            raise _RoundProblem(
+                prefix.rstrip("."), f"expected an object, got {type(raw).__name__}"
+            )
+        n = len(self.sessions[session_id][1]) + 1
+        round_id = _opt_str(raw, "round_id", prefix.rstrip(".") or "round")
+        round_id = round_id or f"{session_id}:{n}"
+        time: datetime | None = None
+        if raw.get("time") is not None:
+            try:
+                time = parse_time(raw["time"])
+            except ValueError as exc:
+                raise _RoundProblem(f"{prefix}time", str(exc)) from None
+        elif session_date is not None:
+            time = datetime.combine(session_date, datetime.min.time())
+        user = _opt_str(raw, "user", prefix + "user") or ""
+        assistant = _opt_str(raw, "assistant", prefix + "assistant") or ""
+        images_raw = raw.get("images") or []
+        if not isinstance(images_raw, list):
+            raise _RoundProblem(f"{prefix}images", "expected a list of image objects")
+        images = tuple(
+            self._parse_image(img, round_id, i, f"{prefix}images[{i}]")
+            for i, img in enumerate(images_raw)
+        )
+        if not (user.strip() or assistant.strip() or images):
+            raise _RoundProblem(
+                prefix.rstrip(".") or "round",
+                "a round needs at least one of 'user', 'assistant' or an image",
+            )
+        metadata = raw.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise _RoundProblem(f"{prefix}metadata", "expected an object")
+        return Round(
+            round_id=round_id,
+            session_id=session_id,
+            time=time,
+            user=user,
+            assistant=assistant,
+            images=images,
+            metadata=metadata,
+        )
+
+    def _parse_image(self, raw: Any, round_id: str, i: int, where: str) -> ImageRef:
+        if not isinstance(raw, dict):
+            raise _RoundProblem(where, "expected an image object")
+        path = _opt_str(raw, "path", where)
+        url = _opt_str(raw, "url", where)
+        caption = _opt_str(raw, "caption", where)
+        ocr = _opt_str(raw, "ocr", where)
+        if not (path or url or caption):
+            raise _RoundProblem(
+                where, "an image needs at least one of 'path', 'url' or 'caption'"
+            )
+        image_id = _opt_str(raw, "image_id", where) or f"{round_id}:IMG_{i + 1}"
+        problem = None
+        if path:
+            resolved = (self.base_dir / path).resolve()
+            if not resolved.is_file():
+                problem = f"image file not found: {resolved}"
+            path = str(resolved)
+        return ImageRef(image_id, path, url, caption, ocr, problem)
+
+    def result(self, user_id: str) -> HistoryReadResult:
+        sessions = tuple(
+            Session(sid, sdate, tuple(rounds))
+            for sid, (sdate, rounds) in self.sessions.items()
+        )
+        return HistoryReadResult(History(user_id, sessions), tuple(self.problems))
+
+
+def _session_date(raw: Any, builder: _Builder, where: str) -> date | None:
+    if raw is None:
+        return None
+    try:
+        return parse_time(raw).date()
+    except ValueError as exc:
+        builder.problem(where, f"{exc}; the session's rounds keep their own times")
+        return None
+
+
+def _read_document(doc: Any, builder: _Builder) -> str:
+    if not isinstance(doc, dict) or not isinstance(doc.get("sessions"), list):
+        raise HistoryFormatError(
+            f"{builder.file}: expected a JSON object with a 'sessions' list "
+            "(see spec/history-format.md), or JSON Lines with one round per line"
+        )
+    user_id = doc.get("user_id", DEFAULT_USER_ID)
+    if not isinstance(user_id, str) or not user_id:
+        raise HistoryFormatError(f"{builder.file}: user_id must be a non-empty string")
+    for si, sess in enumerate(doc["sessions"]):
+        where = f"sessions[{si}]"
+        if not isinstance(sess, dict):
+            builder.problem(where, "expected a session object; session skipped")
+            continue
+        sid = sess.get("session_id")
+        if not isinstance(sid, str) or not sid:
+            builder.problem(f"{where}.session_id", "missing or not a string")
+            continue
+        if sid in builder.sessions:
+            builder.problem(f"{where}.session_id", f"duplicate session_id {sid!r}")
+            continue
+        sdate = _session_date(sess.get("date"), builder, f"{where}.date")
+        builder.add_session(sid, sdate)
+        rounds = sess.get("rounds")
+        if not isinstance(rounds, list):
+            builder.problem(f"{where}.rounds", "expected a list of rounds")
+            continue
+        for ri, raw in enumerate(rounds):
+            builder.add_round(raw, sid, sdate, f"{where}.rounds[{ri}]", ".")
+    return user_id
+
+
+def _read_lines(text: str, builder: _Builder) -> str:
+    user_id: str | None = None
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"line {lineno}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            builder.problem(where, f"invalid JSON: {exc.msg} at column {exc.colno}")
+            continue
+        if not isinstance(raw, dict):
+            builder.problem(where, "expected one JSON object per line")
+            continue
+        sid = raw.get("session_id")
+        if not isinstance(sid, str) or not sid:
+            builder.problem(f"{where}: session_id", "missing or not a string")
+            continue
+        uid = raw.get("user_id")
+        if uid is not None:
+            if user_id is not None and uid != user_id:
+                builder.problem(
+                    f"{where}: user_id",
+                    f"{uid!r} differs from {user_id!r} earlier in the file",
+                )
+                continue
+            user_id = uid
+        sdate = None
+        if sid not in builder.sessions:
+            sdate = _session_date(raw.get("date"), builder, f"{where}: date")
+            builder.add_session(sid, sdate)
+        else:
+            sdate = builder.sessions[sid][0]
+            if sdate is None and raw.get("date") is not None:
+                sdate = _session_date(raw.get("date"), builder, f"{where}: date")
+        builder.add_round(raw, sid, sdate, where, ": ")
+    return user_id or DEFAULT_USER_ID
+
+
+def read_history(path: str | Path, *, strict: bool = False) -> HistoryReadResult:
+    """Read a history in the shared format (JSON document or JSON Lines).
+
+    Args:
+        path: The history file.
+        strict: Raise on the first problem instead of reporting it and keeping the
+            valid rounds.
+
+    Raises:
+        HistoryFormatError: if the file cannot be read at all, has an unknown
+            shape, or (with ``strict``) has any problem.
+    """
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise HistoryFormatError(f"{file}: cannot read history file: {exc}") from exc
+    builder = _Builder(file)
+    if file.suffix.lower() in (".jsonl", ".ndjson"):
+        user_id = _read_lines(text, builder)
+    else:
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.msg != "Extra data":
+                raise HistoryFormatError(
+                    f"{file}: line {exc.lineno} column {exc.colno}: invalid JSON: "
+                    f"{exc.msg}"
+                ) from exc
+            user_id = _read_lines(text, builder)
+        else:
+            user_id = _read_document(doc, builder)
+    result = builder.result(user_id)
+    if strict and result.problems:
+        raise HistoryFormatError(
+            "; ".join(str(p) for p in result.problems[:20])
+            + (
+                f" (and {len(result.problems) - 20} more)"
+                if len(result.problems) > 20
+                else ""
+            )
+        )
+    return result
+
+
+def history_from_dict(doc: dict[str, Any], base_dir: str | Path = ".") -> History:
+    """Build a history from an in-memory JSON document, strictly."""
+    builder = _Builder(Path(base_dir) / "<memory>")
+    user_id = _read_document(doc, builder)
+    if builder.problems:
+        raise HistoryFormatError("; ".join(str(p) for p in builder.problems[:20]))
+    return builder.result(user_id).history
+
+
+@dataclass(frozen=True)
+class Question:
+    """An evaluation question with its gold answer."""
+
+    question_id: str
+    question: str
+    answer: str | None = None
+    type: str | None = None
+    evidence: tuple[str, ...] = ()
+    question_time: datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def read_questions(path: str | Path) -> list[Question]:
+    """Read a questions file (JSON Lines, one question per line).
+
+    Raises:
+        HistoryFormatError: naming the line and field of the first bad question.
+    """
+    file = Path(path)
+    questions: list[Question] = []
+    for lineno, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{file}: line {lineno}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise HistoryFormatError(f"{where}: invalid JSON: {exc.msg}") from exc
+        if not isinstance(raw, dict) or not isinstance(raw.get("question"), str):
+            raise HistoryFormatError(f"{where}: question: expected a string")
+        qtime = None
+        if raw.get("question_time") is not None:
+            try:
+                qtime = parse_time(raw["question_time"])
+            except ValueError as exc:
+                raise HistoryFormatError(f"{where}: question_time: {exc}") from None
+        known = {
+            "question_id",
+            "question",
+            "answer",
+            "type",
+            "evidence",
+            "question_time",
+        }
+        answer = raw.get("answer")
+        if isinstance(answer, float) and math.isfinite(answer):
+            answer = repr(answer)
+        questions.append(
+            Question(
+                question_id=str(raw.get("question_id") or f"q{len(questions) + 1}"),
+                question=raw["question"],
+                answer=None if answer is None else str(answer),
+                type=raw.get("type"),
+                evidence=tuple(str(e) for e in raw.get("evidence") or ()),
+                question_time=qtime,
+                extra={k: v for k, v in raw.items() if k not in known},
+            )
+        )
+    return questions

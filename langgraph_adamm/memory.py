@@ -1,0 +1,268 @@
+"""The library's entry point: one user's long-term memory in one database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph_adamm.analytic import operators
+from langgraph_adamm.analytic.describe import LLMDescriber, OfflineDescriber
+from langgraph_adamm.analytic.extraction.base import Extractor, Observation
+from langgraph_adamm.analytic.extraction.llm import LLMExtractor, resolve_chat_model
+from langgraph_adamm.analytic.extraction.rules import RuleExtractor
+from langgraph_adamm.analytic.store import AnalyticMemory, BatchOutcome
+from langgraph_adamm.analytic.tables import TableSchema
+from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.history import (
+    DEFAULT_USER_ID,
+    History,
+    HistoryProblem,
+    Round,
+    read_history,
+)
+from langgraph_adamm.storage.database import MemoryDatabase
+
+ProgressCallback = Callable[[int, int], None]
+"""Called with (rounds processed so far, rounds to process)."""
+
+
+@dataclass
+class IngestReport:
+    """What an ingestion did; ``str()`` gives the command line's summary."""
+
+    rounds_read: int = 0
+    rounds_new: int = 0
+    rounds_already_stored: int = 0
+    rounds_processed: int = 0
+    observations: int = 0
+    schemas_discovered: list[str] = field(default_factory=list)
+    schemas_evolved: list[str] = field(default_factory=list)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[HistoryProblem] = field(default_factory=list)
+    tables: int = 0
+
+    def add(self, outcome: BatchOutcome) -> None:
+        """Fold one batch's outcome into the report."""
+        self.rounds_processed += outcome.processed
+        self.observations += outcome.observations
+        self.failures.extend(outcome.failures)
+        for name in outcome.discovered:
+            if name not in self.schemas_discovered:
+                self.schemas_discovered.append(name)
+        for name in outcome.evolved:
+            if name not in self.schemas_evolved and name not in self.schemas_discovered:
+                self.schemas_evolved.append(name)
+
+    def __str__(self) -> str:
+        lines = [
+            f"rounds: {self.rounds_read} read, {self.rounds_new} new, "
+            f"{self.rounds_already_stored} already stored, "
+            f"{self.rounds_processed} processed",
+            f"observations: {self.observations}",
+            f"schemas: {len(self.schemas_discovered)} discovered, "
+            f"{len(self.schemas_evolved)} evolved, {self.tables} tables in memory",
+            f"failures: {len(self.failures)}",
+        ]
+        for rid, err in self.failures[:10]:
+            lines.append(f"  {rid}: {err[:200]}")
+        if self.problems:
+            lines.append(f"input problems: {len(self.problems)}")
+            lines.extend(f"  {p}" for p in self.problems[:10])
+        return "\n".join(lines)
+
+
+class Memory:
+    """Long-term multimodal memory for one user, kept in one DuckDB database.
+
+    Args:
+        path: Database file (created if missing) or ``":memory:"``.
+        user_id: Namespace; memories of other users in the same file are invisible.
+        model: A LangChain chat model or ``provider:model`` string for extraction
+            and table metadata. None runs fully offline with rule extraction.
+        extractor: Overrides the extractor chosen from ``model``.
+        config: Parameters (thresholds, batch size, budgets).
+    """
+
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        user_id: str = DEFAULT_USER_ID,
+        model: Any = None,
+        extractor: Extractor | None = None,
+        config: AdaMMConfig | None = None,
+    ) -> None:
+        if not isinstance(user_id, str) or not user_id:
+            raise AdaMMError("user_id must be a non-empty string")
+        self.config = config or AdaMMConfig()
+        chat_model = resolve_chat_model(model) if model is not None else None
+        self.extractor: Extractor = extractor or (
+            LLMExtractor(chat_model, max_attempts=self.config.extraction_retries)
+            if chat_model is not None
+            else RuleExtractor()
+        )
+        describer = (
+            LLMDescriber(chat_model) if chat_model is not None else OfflineDescriber()
+        )
+        self.db = MemoryDatabase(path)
+        self.user_id = user_id
+        self.analytic = AnalyticMemory(
+            self.db, user_id, config=self.config, describer=describer
+        )
+
+    # -- ingestion --------------------------------------------------------
+    def _prepare(
+        self, history: History | str | Path, strict: bool, report: IngestReport
+    ) -> None:
+        if isinstance(history, (str, Path)):
+            result = read_history(history, strict=strict)
+            report.problems.extend(result.problems)
+            history = result.history
+        if history.user_id not in (self.user_id, DEFAULT_USER_ID):
+            raise AdaMMError(
+                f"the history belongs to user {history.user_id!r} but this memory is "
+                f"{self.user_id!r}; open Memory(..., user_id={history.user_id!r})"
+            )
+        rounds = list(history.rounds())
+        report.rounds_read = len(rounds)
+        size = self.config.ingest_batch_size
+        for i in range(0, len(rounds), size):
+            new, old = self.analytic.store_rounds(rounds[i : i + size])
+            report.rounds_new += new
+            report.rounds_already_stored += old
+
+    def _batches(self, retry_failed: bool) -> list[list[tuple[int, Round]]]:
+        pending = self.analytic.pending_rounds(include_failed=retry_failed)
+        size = self.config.ingest_batch_size
+        return [pending[i : i + size] for i in range(0, len(pending), size)]
+
+    def ingest(
+        self,
+        history: History | str | Path,
+        *,
+        strict: bool = False,
+        retry_failed: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> IngestReport:
+        """Store, extract, mine and materialize a history (or a history file).
+
+        Rounds already stored (same round ids) are not added twice; rounds left
+        pending by an interrupted run are processed now; with ``retry_failed``,
+        rounds whose extraction failed before are extracted again.
+        """
+        report = IngestReport()
+        self._prepare(history, strict, report)
+        batches = self._batches(retry_failed)
+        total, done = sum(len(b) for b in batches), 0
+        for batch in batches:
+            results: list[tuple[int, Round, list[Observation] | Exception]] = []
+            for order, rnd in batch:
+                try:
+                    results.append((order, rnd, self.extractor.extract(rnd)))
+                except Exception as exc:  # noqa: BLE001 - recorded against the round
+                    results.append((order, rnd, exc))
+            report.add(self.analytic.apply_batch(results))
+            done += len(batch)
+            if progress:
+                progress(done, total)
+        report.tables = len(self.analytic.tables)
+        return report
+
+    async def aingest(
+        self,
+        history: History | str | Path,
+        *,
+        strict: bool = False,
+        retry_failed: bool = False,
+        progress: ProgressCallback | None = None,
+        concurrency: int = 8,
+    ) -> IngestReport:
+        """Async :meth:`ingest`: extraction calls run concurrently within a batch."""
+        report = IngestReport()
+        await asyncio.to_thread(self._prepare, history, strict, report)
+        batches = await asyncio.to_thread(self._batches, retry_failed)
+        total, done = sum(len(b) for b in batches), 0
+        gate = asyncio.Semaphore(max(1, concurrency))
+
+        async def run(
+            order: int, rnd: Round
+        ) -> tuple[int, Round, list[Observation] | Exception]:
+            async with gate:
+                try:
+                    return order, rnd, await self.extractor.aextract(rnd)
+                except Exception as exc:  # noqa: BLE001 - recorded against the round
+                    return order, rnd, exc
+
+        for batch in batches:
+            results = await asyncio.gather(*(run(o, r) for o, r in batch))
+            report.add(await asyncio.to_thread(self.analytic.apply_batch, results))
+            done += len(batch)
+            if progress:
+                progress(done, total)
+        report.tables = len(self.analytic.tables)
+        return report
+
+    # -- analytic access ----------------------------------------------------
+    @property
+    def tables(self) -> list[TableSchema]:
+        """The induced tables of this user."""
+        return self.analytic.tables
+
+    def lookup(
+        self, args: operators.LookupArgs | dict[str, Any]
+    ) -> operators.RowsResult:
+        """Lookup: rows matching key values."""
+        return operators.lookup(self.analytic, args)
+
+    def filter(
+        self, args: operators.FilterArgs | dict[str, Any]
+    ) -> operators.RowsResult:
+        """Filter: rows satisfying column filters."""
+        return operators.filter_rows(self.analytic, args)
+
+    def compute(
+        self, args: operators.ComputeArgs | dict[str, Any]
+    ) -> operators.ComputeResult:
+        """Compute: an exact aggregate with its contributing rows."""
+        return operators.compute(self.analytic, args)
+
+    def rank(self, args: operators.RankArgs | dict[str, Any]) -> operators.RowsResult:
+        """Rank: top or bottom rows by an expression."""
+        return operators.rank(self.analytic, args)
+
+    def describe_tables(self) -> list[dict[str, Any]]:
+        """Tables with columns, types, units and row counts (for people and prompts)."""
+        out = []
+        for t in self.analytic.tables:
+            out.append(
+                {
+                    "table": t.table_name,
+                    "description": t.description,
+                    "rows": self.analytic.row_count(t),
+                    "version": t.version,
+                    "columns": [
+                        {
+                            "name": c.name,
+                            "type": c.sql_type,
+                            "unit": c.unit,
+                            "samples": list(c.samples),
+                        }
+                        for c in t.all_columns
+                    ],
+                }
+            )
+        return out
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,166 @@
+"""The memory database: connection, migrations, transactions and identifiers."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from langgraph_adamm.errors import StorageError
+from langgraph_adamm.storage.migrations import LATEST_VERSION, MIGRATIONS
+
+IDENTIFIER_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def quote_ident(name: str) -> str:
+    """Quote an identifier that has already passed the strict pattern.
+
+    Raises:
+        StorageError: for anything but lower-case letters, digits and underscores
+            (which is never the case for names this library generates).
+    """
+    if not IDENTIFIER_RE.match(name):
+        raise StorageError(f"refusing unsafe SQL identifier {name!r}")
+    return f'"{name}"'
+
+
+def namespace_schema(user_id: str) -> str:
+    """The DuckDB schema that holds one user's materialized tables.
+
+    A readable slug plus a hash, so that distinct user ids never share a schema
+    however they are spelled.
+    """
+    slug = re.sub(r"[^a-z0-9]+", "_", user_id.lower()).strip("_")[:24] or "user"
+    digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:10]
+    return f"mem_{slug}_{digest}"
+
+
+class MemoryDatabase:
+    """One DuckDB database holding any number of user namespaces.
+
+    Args:
+        path: A database file, or ``":memory:"``.
+        read_only: Open without write access (no migrations are applied).
+    """
+
+    def __init__(
+        self, path: str | Path = ":memory:", *, read_only: bool = False
+    ) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            parent = Path(self.path).expanduser().resolve().parent
+            if not parent.is_dir():
+                raise StorageError(
+                    f"cannot create memory database {self.path}: folder {parent} "
+                    "does not exist"
+                )
+        try:
+            self.con = duckdb.connect(self.path, read_only=read_only)
+        except duckdb.Error as exc:
+            raise StorageError(
+                f"cannot open memory database {self.path}: {exc}"
+            ) from exc
+        self._lock = threading.RLock()
+        self._in_transaction = False
+        if not read_only:
+            self.migrate()
+        elif self.schema_version() < LATEST_VERSION:
+            raise StorageError(
+                f"{self.path} needs migrating; open it once without read_only"
+            )
+
+    # -- migrations -----------------------------------------------------
+    def schema_version(self) -> int:
+        """The highest migration applied to this database (0 when new)."""
+        exists = self.con.execute(
+            "SELECT count(*) FROM information_schema.tables "
+            "WHERE table_schema = 'main' AND table_name = 'adamm_migrations'"
+        ).fetchone()
+        if not exists or not exists[0]:
+            return 0
+        row = self.con.execute("SELECT max(version) FROM adamm_migrations").fetchone()
+        return int(row[0] or 0) if row else 0
+
+    def migrate(self) -> None:
+        """Apply every migration not yet applied; safe to call any number of times."""
+        with self._lock:
+            self.con.execute(
+                "CREATE TABLE IF NOT EXISTS adamm_migrations ("
+                "version INTEGER PRIMARY KEY, description VARCHAR, "
+                "applied_at TIMESTAMP DEFAULT current_timestamp)"
+            )
+            current = self.schema_version()
+            if current > LATEST_VERSION:
+                raise StorageError(
+                    f"{self.path} was written by a newer langgraph_adamm (schema "
+                    f"version {current}, this one knows {LATEST_VERSION}); upgrade "
+                    "the package"
+                )
+            for version, description, statements in MIGRATIONS:
+                if version <= current:
+                    continue
+                with self.transaction():
+                    for sql in statements:
+                        self.con.execute(sql)
+                    self.con.execute(
+                        "INSERT INTO adamm_migrations (version, description) "
+                        "VALUES (?, ?)",
+                        [version, description],
+                    )
+
+    # -- transactions ---------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """All writes inside commit together or not at all. Nested use joins."""
+        with self._lock:
+            if self._in_transaction:
+                yield self.con
+                return
+            self.con.execute("BEGIN TRANSACTION")
+            self._in_transaction = True
+            try:
+                yield self.con
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
+            else:
+                self.con.execute("COMMIT")
+            finally:
+                self._in_transaction = False
+
+    def execute(
+        self, sql: str, params: list[Any] | None = None
+    ) -> duckdb.DuckDBPyConnection:
+        """Run one statement under the connection lock."""
+        with self._lock:
+            return self.con.execute(sql, params or [])
+
+    def fetchall(
+        self, sql: str, params: list[Any] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Run a query and return all rows."""
+        with self._lock:
+            return self.con.execute(sql, params or []).fetchall()
+
+    def ensure_namespace(self, user_id: str) -> str:
+        """Create the user's schema for materialized tables if needed."""
+        schema = namespace_schema(user_id)
+        self.execute(f"CREATE SCHEMA IF NOT EXISTS {quote_ident(schema)}")
+        return schema
+
+    def close(self) -> None:
+        """Close the connection (checkpointing the write-ahead log)."""
+        with self._lock:
+            self.con.close()
+
+    def __enter__(self) -> MemoryDatabase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,86 @@
+"""Versioned schema migrations for the memory database.
+
+Each migration is applied once, in order, inside a transaction, and recorded in
+``adamm_migrations``; applying them again is a no-op. Never edit a released
+migration: append a new one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[int, str, list[str]]] = [
+    (
+        1,
+        "raw rounds, images, observations, pattern counts, schemas and columns",
+        [
+            """CREATE TABLE adamm_rounds (
+                user_id VARCHAR NOT NULL,
+                round_id VARCHAR NOT NULL,
+                session_id VARCHAR NOT NULL,
+                "order" BIGINT NOT NULL,
+                time TIMESTAMP,
+                user_text VARCHAR,
+                assistant_text VARCHAR,
+                metadata JSON,
+                status VARCHAR NOT NULL DEFAULT 'pending',
+                error VARCHAR,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (user_id, round_id)
+            )""",
+            """CREATE TABLE adamm_images (
+                user_id VARCHAR NOT NULL,
+                image_id VARCHAR NOT NULL,
+                round_id VARCHAR NOT NULL,
+                path VARCHAR,
+                url VARCHAR,
+                caption VARCHAR,
+                ocr VARCHAR,
+                problem VARCHAR,
+                PRIMARY KEY (user_id, image_id)
+            )""",
+            """CREATE TABLE adamm_observations (
+                user_id VARCHAR NOT NULL,
+                round_id VARCHAR NOT NULL,
+                attribute VARCHAR NOT NULL,
+                raw_attribute VARCHAR,
+                value_text VARCHAR,
+                value_kind VARCHAR NOT NULL,
+                number DOUBLE,
+                unit VARCHAR,
+                boolean BOOLEAN,
+                ts TIMESTAMP,
+                source VARCHAR NOT NULL,
+                image_id VARCHAR,
+                span_start INTEGER,
+                span_end INTEGER
+            )""",
+            """CREATE TABLE adamm_pattern_types (
+                user_id VARCHAR NOT NULL,
+                attributes VARCHAR NOT NULL,
+                count BIGINT NOT NULL,
+                PRIMARY KEY (user_id, attributes)
+            )""",
+            """CREATE TABLE adamm_schemas (
+                user_id VARCHAR NOT NULL,
+                schema_id INTEGER NOT NULL,
+                table_name VARCHAR NOT NULL,
+                description VARCHAR,
+                attributes VARCHAR[] NOT NULL,
+                created_order BIGINT,
+                version INTEGER NOT NULL DEFAULT 1,
+                PRIMARY KEY (user_id, schema_id)
+            )""",
+            """CREATE TABLE adamm_columns (
+                user_id VARCHAR NOT NULL,
+                schema_id INTEGER NOT NULL,
+                position INTEGER NOT NULL,
+                column_name VARCHAR NOT NULL,
+                attribute VARCHAR NOT NULL,
+                sql_type VARCHAR NOT NULL,
+                unit VARCHAR,
+                description VARCHAR,
+                samples VARCHAR[]
+            )""",
+        ],
+    ),
+]
+LATEST_VERSION = MIGRATIONS[-1][0]

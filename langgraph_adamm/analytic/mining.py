@@ -179,6 +179,9 @@ def induce_schemas(
     Only patterns inside the round's attribute set changed support, so only they
     are candidates. Evolution comes first: a schema A inside the round grows by
     the attributes Δ for which ext-conf(A ∪ Δ | A) ≥ θ_e (greedily, by support).
+    The grown pattern must also keep all-conf ≥ θ_a: ext-conf alone would let an
+    attribute present in nearly every round (a location, a device) join every
+    schema, which is exactly what all-confidence exists to prevent.
     Discovery then admits the inclusion-maximal novel candidates with support ≥ θ_s
     and all-conf ≥ θ_a. A candidate inside a schema is not novel; a candidate that
     contains a schema but did not qualify as its extension contributes what it
@@ -207,6 +210,7 @@ def induce_schemas(
                 sup >= theta_s
                 and extension_confidence(sup, base_support)
                 >= config.extension_confidence_threshold
+                and counts.all_confidence(candidate) >= config.all_confidence_threshold
             ):
                 grown = candidate
         if grown != schema:

@@ -1,0 +1,29 @@
+# One command to set up and run the demo, one to set up and run the tests.
+# Each creates .venv with pip when it is missing (or when pyproject.toml changed).
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/adamm demo --db adamm_demo.duckdb
+
+test: $(STAMP)
+	$(BIN)/ruff check langgraph_adamm tools tests
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python tools/bench_ingest.py
+	$(BIN)/python tools/bench_operators.py
+
+clean:
+	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal .pytest_cache .mypy_cache .ruff_cache

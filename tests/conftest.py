@@ -19,19 +19,27 @@ class ScriptedChatModel(GenericFakeChatModel):
 
 
 def tool_message(args: dict[str, Any], name: str = "ExtractionOutput") -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "call_1"}])
+    return AIMessage(
+        content="", tool_calls=[{"name": name, "args": args, "id": "call_1"}]
+    )
 
 
 def scripted(messages: list[AIMessage | str]) -> ScriptedChatModel:
     return ScriptedChatModel(messages=iter(messages))
 
 
-def history(rounds: list[dict[str, Any]], user_id: str = "u", session: str = "S1",
-            date: str = "2026-03-01") -> Any:
+def history(
+    rounds: list[dict[str, Any]],
+    user_id: str = "u",
+    session: str = "S1",
+    date: str = "2026-03-01",
+) -> Any:
     """A one-session history; rounds get ids S1:1.. unless they carry one."""
     return history_from_dict(
-        {"user_id": user_id,
-         "sessions": [{"session_id": session, "date": date, "rounds": rounds}]}
+        {
+            "user_id": user_id,
+            "sessions": [{"session_id": session, "date": date, "rounds": rounds}],
+        }
     )
 
 

@@ -13,8 +13,22 @@ def write(tmp_path, name, content):
 
 
 def test_json_document_defaults(tmp_path):
-    p = write(tmp_path, "h.json", {"sessions": [{"session_id": "S1", "date": "2026-03-02",
-              "rounds": [{"user": "hi"}, {"assistant": "yo", "time": "2026-03-02T08:00:00Z"}]}]})
+    p = write(
+        tmp_path,
+        "h.json",
+        {
+            "sessions": [
+                {
+                    "session_id": "S1",
+                    "date": "2026-03-02",
+                    "rounds": [
+                        {"user": "hi"},
+                        {"assistant": "yo", "time": "2026-03-02T08:00:00Z"},
+                    ],
+                }
+            ]
+        },
+    )
     res = read_history(p)
     assert not res.problems
     rounds = list(res.history.rounds())
@@ -25,14 +39,30 @@ def test_json_document_defaults(tmp_path):
 
 
 def test_bad_rounds_are_reported_and_valid_ones_kept(tmp_path):
-    p = write(tmp_path, "h.json", {"user_id": "a", "sessions": [{"session_id": "S1", "rounds": [
-        {"round_id": "r1", "user": "ok"},
-        {"round_id": "r2", "user": "bad time", "time": "yesterday"},
-        {"round_id": "r1", "user": "duplicate"},
-        {"round_id": "r4"},
-        {"round_id": "r5", "user": "img", "images": [{"path": "missing.png"}]},
-        "not an object",
-    ]}]})
+    p = write(
+        tmp_path,
+        "h.json",
+        {
+            "user_id": "a",
+            "sessions": [
+                {
+                    "session_id": "S1",
+                    "rounds": [
+                        {"round_id": "r1", "user": "ok"},
+                        {"round_id": "r2", "user": "bad time", "time": "yesterday"},
+                        {"round_id": "r1", "user": "duplicate"},
+                        {"round_id": "r4"},
+                        {
+                            "round_id": "r5",
+                            "user": "img",
+                            "images": [{"path": "missing.png"}],
+                        },
+                        "not an object",
+                    ],
+                }
+            ],
+        },
+    )
     res = read_history(p)
     assert [r.round_id for r in res.history.rounds()] == ["r1", "r5"]
     text = "\n".join(str(x) for x in res.problems)
@@ -70,8 +100,20 @@ def test_unknown_shape_and_unreadable(tmp_path):
 
 
 def test_questions(tmp_path):
-    p = write(tmp_path, "q.jsonl", json.dumps({"question": "avg?", "answer": 1.5,
-              "evidence": ["S1:1"], "question_time": "2026-04-01T09:00:00", "gold": {}}) + "\n")
+    p = write(
+        tmp_path,
+        "q.jsonl",
+        json.dumps(
+            {
+                "question": "avg?",
+                "answer": 1.5,
+                "evidence": ["S1:1"],
+                "question_time": "2026-04-01T09:00:00",
+                "gold": {},
+            }
+        )
+        + "\n",
+    )
     (q,) = read_questions(p)
     assert q.question_id == "q1" and q.answer == "1.5" and q.extra == {"gold": {}}
     bad = write(tmp_path, "b.jsonl", '{"question": 3}\n')

@@ -8,18 +8,36 @@ from langgraph_adamm.errors import AdaMMError, ExtractionError
 from langgraph_adamm.history import ImageRef, Round
 from tests.conftest import history, scripted, tool_message
 
-ROUND = Round("R1", "S1", user="Deep sleep 1.2 h last night",
-              images=(ImageRef("R1:IMG_1", caption="Sleep dashboard: Total sleep 6.5 h"),))
+ROUND = Round(
+    "R1",
+    "S1",
+    user="Deep sleep 1.2 h last night",
+    images=(ImageRef("R1:IMG_1", caption="Sleep dashboard: Total sleep 6.5 h"),),
+)
 
-TEXT_ONLY = {"observations": [
-    {"attribute": "deep sleep", "value": "1.2 h", "source": "user"},
-    {"attribute": "mood", "value": "good", "source": "assistant"},
-]}
-GOOD = {"observations": [
-    {"attribute": "Deep Sleep", "value": "1.2 h", "source": "user", "evidence": "1.2 h"},
-    {"attribute": "total sleep (h)", "value": 6.5, "source": "caption",
-     "image_id": "R1:IMG_1", "evidence": "Total sleep 6.5 h"},
-]}
+TEXT_ONLY = {
+    "observations": [
+        {"attribute": "deep sleep", "value": "1.2 h", "source": "user"},
+        {"attribute": "mood", "value": "good", "source": "assistant"},
+    ]
+}
+GOOD = {
+    "observations": [
+        {
+            "attribute": "Deep Sleep",
+            "value": "1.2 h",
+            "source": "user",
+            "evidence": "1.2 h",
+        },
+        {
+            "attribute": "total sleep (h)",
+            "value": 6.5,
+            "source": "caption",
+            "image_id": "R1:IMG_1",
+            "evidence": "Total sleep 6.5 h",
+        },
+    ]
+}
 
 
 def test_valid_structured_output_is_grounded():
@@ -33,22 +51,28 @@ def test_valid_structured_output_is_grounded():
 
 
 def test_malformed_output_is_retried_then_accepted():
-    model = scripted([
-        AIMessage_text("not json at all"),
-        tool_message({"observations": [{"attribute": "x"}]}),  # missing fields
-        tool_message(GOOD),
-    ])
+    model = scripted(
+        [
+            AIMessage_text("not json at all"),
+            tool_message({"observations": [{"attribute": "x"}]}),  # missing fields
+            tool_message(GOOD),
+        ]
+    )
     assert len(LLMExtractor(model).extract(ROUND)) == 2
 
 
 def AIMessage_text(text):
     from langchain_core.messages import AIMessage
+
     return AIMessage(content=text)
 
 
 def test_unknown_image_is_rejected():
-    bad = {"observations": [{"attribute": "a", "value": 1, "source": "ocr",
-                             "image_id": "OTHER"}]}
+    bad = {
+        "observations": [
+            {"attribute": "a", "value": 1, "source": "ocr", "image_id": "OTHER"}
+        ]
+    }
     model = scripted([tool_message(bad)] * 3)
     with pytest.raises(ExtractionError, match="OTHER"):
         LLMExtractor(model).extract(ROUND)
@@ -63,8 +87,9 @@ def test_three_failures_are_recorded_and_the_round_is_kept():
     assert mem.analytic.round_status() == {"failed": 1}
     assert mem.analytic.failures()[0][0] == "R1"
     # The round stays stored and can be extracted again later.
-    rep2 = mem.ingest(history([{"round_id": "R1", "user": "Deep sleep: 1.2 h"}]),
-                      retry_failed=True)
+    rep2 = mem.ingest(
+        history([{"round_id": "R1", "user": "Deep sleep: 1.2 h"}]), retry_failed=True
+    )
     assert rep2.rounds_new == 0 and rep2.rounds_processed == 1 and not rep2.failures
     assert mem.analytic.round_status() == {"extracted": 1}
     n = mem.db.fetchall("SELECT count(*) FROM adamm_observations")[0][0]

@@ -28,7 +28,9 @@ HAND = [{"a", "b", "c"}, {"a", "b"}, {"a", "b", "c"}, {"a", "c"}, {"b"}]
 def test_support_by_hand():
     c = counted(HAND)
     assert [c.support(F(p)) for p in ("a", "b", "c")] == [4, 4, 3]
-    assert c.support(F("ab")) == 3 and c.support(F("ac")) == 3 and c.support(F("bc")) == 2
+    assert (
+        c.support(F("ab")) == 3 and c.support(F("ac")) == 3 and c.support(F("bc")) == 2
+    )
     assert c.support(F("abc")) == 2
     assert c.support(F()) == 5 and c.support(F("z")) == 0
 
@@ -52,7 +54,8 @@ def test_incremental_support_equals_brute_force():
             assert c.support(F(pat)) == sum(1 for r in rounds if set(pat) <= r)
 
 
-def induce_all(rounds, config=AdaMMConfig()):
+def induce_all(rounds, config=None):
+    config = config or AdaMMConfig()
     counts, schemas, log = PatternCounts(), [], []
     for t, r in enumerate(rounds, 1):
         attrs = counts.add(r)

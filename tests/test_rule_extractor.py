@@ -7,10 +7,17 @@ ex = RuleExtractor()
 
 
 def pairs(text, source="user"):
-    return {o.attribute: (o.value.number if o.value.number is not None else
-                          o.value.boolean if o.value.boolean is not None else o.value.text,
-                          o.value.unit)
-            for o in ex.extract_text(text, "r1", source)}
+    return {
+        o.attribute: (
+            o.value.number
+            if o.value.number is not None
+            else o.value.boolean
+            if o.value.boolean is not None
+            else o.value.text,
+            o.value.unit,
+        )
+        for o in ex.extract_text(text, "r1", source)
+    }
 
 
 @pytest.mark.parametrize(
@@ -21,10 +28,12 @@ def pairs(text, source="user"):
         "Deep Sleep (h): 1.2 and Total Sleep (h): 6.5",
         "Sleep dashboard: Total sleep 6.5 h, Deep sleep 1.2 h",
         'Logging {"DeepSleep": "1.2 h", "TotalSleep": "6.5 h"}',
-        "| Metric | Value |\n|---|---|\n| Deep sleep | 1.2 h |\n| Total sleep | 6.5 h |",
+        "| Metric | Value |\n|---|---|\n| Deep sleep | 1.2 h |\n"
+        "| Total sleep | 6.5 h |",
         "| Deep sleep | Total sleep |\n|---|---|\n| 1.2 h | 6.5 h |",
         "Morning! Deep sleep: 72 min. Total sleep: 6 h 30 min",
-        "Here is my sleep data from last night.\nDeep sleep = 1.2 hours\nTotal sleep = 390 min",
+        "Here is my sleep data from last night.\nDeep sleep = 1.2 hours\n"
+        "Total sleep = 390 min",
     ],
 )
 def test_varied_phrasings_meet(text):
@@ -36,8 +45,10 @@ def test_varied_phrasings_meet(text):
 
 
 def test_types_dates_booleans_text():
-    got = pairs("Date: March 2, 2026, Won: yes, Game: Catan, Bedtime: 23:10, "
-                "Amount: $12.50, Steps: 8,000 steps")
+    got = pairs(
+        "Date: March 2, 2026, Won: yes, Game: Catan, Bedtime: 23:10, "
+        "Amount: $12.50, Steps: 8,000 steps"
+    )
     assert got["date"][0] == "March 2, 2026"
     assert got["won"] == (True, None)
     assert got["game"] == ("Catan", None)
@@ -54,9 +65,19 @@ def test_prose_is_not_mistaken_for_fields():
 
 
 def test_ocr_stacked_labels_and_provenance():
-    rnd = Round("R1", "S1", user="Screenshot attached", metadata={"device": "watch"},
-                images=(ImageRef("R1:IMG_1", caption="A sleep dashboard",
-                                 ocr="Total sleep\n6.5 h\nResting HR\n58 bpm"),))
+    rnd = Round(
+        "R1",
+        "S1",
+        user="Screenshot attached",
+        metadata={"device": "watch"},
+        images=(
+            ImageRef(
+                "R1:IMG_1",
+                caption="A sleep dashboard",
+                ocr="Total sleep\n6.5 h\nResting HR\n58 bpm",
+            ),
+        ),
+    )
     obs = ex.extract(rnd)
     by_attr = {o.attribute: o for o in obs}
     assert by_attr["total_sleep"].value.number == 6.5

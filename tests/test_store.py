@@ -22,8 +22,14 @@ def test_evolution_appends_a_column_and_rematerializes(memory):
     rows = memory.filter({"table": t.table_name, "result_budget": 100}).rows
     assert len(rows) == 20
     assert [r["c"] for r in rows[:5]] == [None, None, None, None, 4.5]  # rematerialized
-    assert rows[-1] == {"source": "S1:20", "order": 20, "time": "2026-03-01T00:00:00",
-                        "a": 19, "b": 190, "c": 19.5}
+    assert rows[-1] == {
+        "source": "S1:20",
+        "order": 20,
+        "time": "2026-03-01T00:00:00",
+        "a": 19,
+        "b": 190,
+        "c": 19.5,
+    }
 
 
 def test_reingesting_the_same_rounds_adds_nothing(memory):
@@ -31,7 +37,11 @@ def test_reingesting_the_same_rounds_adds_nothing(memory):
     memory.ingest(h)
     before = memory.describe_tables()
     rep = memory.ingest(h)
-    assert (rep.rounds_new, rep.rounds_already_stored, rep.rounds_processed) == (0, 20, 0)
+    assert (rep.rounds_new, rep.rounds_already_stored, rep.rounds_processed) == (
+        0,
+        20,
+        0,
+    )
     assert memory.describe_tables() == before
     assert memory.db.fetchall("SELECT count(*) FROM adamm_rounds")[0][0] == 20
 
@@ -52,12 +62,19 @@ def test_integer_column_widens_on_a_fraction(memory):
     memory.ingest(history(rs))
     (t,) = memory.tables
     assert t.column("x").sql_type == "DOUBLE"
-    assert memory.compute({"table": t.table_name, "operator": "sum",
-                           "target_column_expression": "x"}).value == 17.5
+    assert (
+        memory.compute(
+            {"table": t.table_name, "operator": "sum", "target_column_expression": "x"}
+        ).value
+        == 17.5
+    )
 
 
 def test_mixed_units_are_converted_to_the_column_unit(memory):
-    rs = [{"user": f"sleep: {v}, score: 1"} for v in ("7 h", "6.5 h", "390 min", "7 h 30 min", "8h")]
+    rs = [
+        {"user": f"sleep: {v}, score: 1"}
+        for v in ("7 h", "6.5 h", "390 min", "7 h 30 min", "8h")
+    ]
     memory.ingest(history(rs))
     (t,) = memory.tables
     assert t.column("sleep").unit == "h"

@@ -8,8 +8,17 @@ from langgraph_adamm.analytic.values import (
 
 
 @pytest.mark.parametrize(
-    "raw", ["Deep Sleep", "deep sleep (h)", "deep_sleep", "deepSleep", "DEEP-SLEEP",
-            "  deep   sleep  ", "Deep sleep [h]", "deep sleep in hours"],
+    "raw",
+    [
+        "Deep Sleep",
+        "deep sleep (h)",
+        "deep_sleep",
+        "deepSleep",
+        "DEEP-SLEEP",
+        "  deep   sleep  ",
+        "Deep sleep [h]",
+        "deep sleep in hours",
+    ],
 )
 def test_recurring_field_names_meet(raw):
     assert normalize_attribute(raw)[0] == "deep_sleep"

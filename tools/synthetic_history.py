@@ -441,193 +441,244 @@ def _question(
 def _questions(
     records: dict[str, list[Record]], start: date, end: date
 ) -> list[dict[str, Any]]:
-    """Analytic questions whose answers are computed from the records."""
-    qs: list[dict[str, Any]] = []
+    """Analytic questions whose answers are computed from the records.
+
+    A question is left out when the history has no record it could be about
+    (short histories).
+    """
     sleep, work = records["sleep"], records["workout"]
     cards, spend = records["cards"], records["expense"]
-    month_end = min(end, date(start.year, start.month, 28) + timedelta(days=4))
-    month_end = (
-        month_end.replace(day=1) - timedelta(days=1)
-        if month_end.month != start.month
-        else month_end
+    month_end = min(
+        end,
+        (start.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1),
     )
     month = [r for r in sleep if _in(r, start, month_end)]
-    time_between = [
+    in_month = [
         {
             "column": "time",
             "op": "between",
             "value": [start.isoformat(), month_end.isoformat()],
         }
     ]
-    add = qs.append
-
-    def q(*a: Any) -> None:
-        add(_question(f"q{len(qs) + 1}", *a, now=end))
-
-    q(
-        f"What was my average total sleep between {start} and {month_end}?",
-        "analytic.avg",
-        sum(r.values["total_sleep"] for r in month) / len(month),
-        month,
-        {"total_sleep"},
-        "compute",
-        {
-            "operator": "avg",
-            "target_column_expression": "total_sleep",
-            "optional_column_filters": time_between,
-        },
-    )
     food = [r for r in spend if r.values["category"] == "food"]
-    q(
-        "How much did I spend on food in total?",
-        "analytic.sum",
-        round(sum(r.values["amount"] for r in food), 2),
-        food,
-        {"amount", "category"},
-        "compute",
-        {
-            "operator": "sum",
-            "target_column_expression": "amount",
-            "optional_column_filters": [{"column": "category", "value": "food"}],
-        },
-    )
-    long_runs = [r for r in work if r.values["distance"] > 10]
-    q(
-        "How many workouts covered more than 10 km?",
-        "analytic.count",
-        len(long_runs),
-        long_runs,
-        {"distance"},
-        "compute",
-        {
-            "operator": "count",
-            "target_column_expression": "distance",
-            "optional_column_filters": [{"column": "distance", "op": ">", "value": 10}],
-        },
-    )
-    top_hr = max(r.values["resting_hr"] for r in sleep)
-    q(
-        "What was my highest resting heart rate?",
-        "analytic.max",
-        top_hr,
-        [r for r in sleep if r.values["resting_hr"] == top_hr],
-        {"resting_hr"},
-        "compute",
-        {"operator": "max", "target_column_expression": "resting_hr"},
-    )
-    low_deep = min(r.values["deep_sleep"] for r in month)
-    q(
-        f"What was my lowest deep sleep between {start} and {month_end}?",
-        "analytic.min",
-        low_deep,
-        [r for r in month if r.values["deep_sleep"] == low_deep],
-        {"deep_sleep"},
-        "compute",
-        {
-            "operator": "min",
-            "target_column_expression": "deep_sleep",
-            "optional_column_filters": time_between,
-        },
-    )
+    long_rides = [r for r in work if r.values["distance"] > 10]
     scored = [r for r in sleep if "sleep_score" in r.values]
-    best = max(r.values["sleep_score"] for r in scored)
-    best_day = min(r.time for r in scored if r.values["sleep_score"] == best).date()
-    q(
-        "Which day had my best sleep score?",
-        "analytic.argmax",
-        best_day.isoformat(),
-        [r for r in scored if r.time.date() == best_day],
-        {"sleep_score"},
-        "rank",
-        {
-            "target_column_expression": "sleep_score",
-            "order": "desc",
-            "result_budget": 1,
-        },
-    )
-    q(
-        "What was my latest resting heart rate?",
-        "analytic.latest",
-        sleep[-1].values["resting_hr"],
-        [sleep[-1]],
-        {"resting_hr"},
-        "compute",
-        {"operator": "latest", "target_column_expression": "resting_hr"},
-    )
-    q(
-        "How did my deep sleep change from the first to the last night between "
-        f"{start} and {month_end}?",
-        "analytic.change",
-        round(month[-1].values["deep_sleep"] - month[0].values["deep_sleep"], 9),
-        [month[0], month[-1]],
-        {"deep_sleep"},
-        "compute",
-        {
-            "operator": "change",
-            "target_column_expression": "deep_sleep",
-            "optional_column_filters": time_between,
-        },
-    )
     runs = [r for r in work if r.values["activity"] == "run"]
-    q(
-        "What is the median duration of my runs in minutes?",
-        "analytic.median",
-        float(statistics.median(r.values["duration"] for r in runs)),
-        runs,
-        {"duration", "activity"},
-        "compute",
-        {
-            "operator": "median",
-            "target_column_expression": "duration",
-            "optional_column_filters": [{"column": "activity", "value": "run"}],
-        },
-    )
     catan_wins = [r for r in cards if r.values["game"] == "Catan" and r.values["won"]]
-    q(
-        "How many games of Catan did I win?",
-        "analytic.count",
-        len(catan_wins),
-        catan_wins,
-        {"game", "won"},
-        "compute",
-        {
-            "operator": "count",
-            "optional_column_filters": [
-                {"column": "game", "value": "Catan"},
-                {"column": "won", "value": True},
-            ],
-        },
-    )
-    pace = [r for r in runs]
-    q(
-        "What was my average pace (minutes per km) over my runs?",
-        "analytic.avg",
-        sum(r.values["duration"] / r.values["distance"] for r in pace) / len(pace),
-        pace,
-        {"duration", "distance", "activity"},
-        "compute",
-        {
-            "operator": "avg",
-            "target_column_expression": "duration / distance",
-            "optional_column_filters": [{"column": "activity", "value": "run"}],
-        },
-    )
     big = [r for r in spend if r.values["amount"] >= 50]
-    q(
-        "How many expenses were $50 or more?",
-        "analytic.count",
-        len(big),
-        big,
-        {"amount"},
-        "compute",
-        {
-            "operator": "count",
-            "target_column_expression": "amount",
-            "optional_column_filters": [
-                {"column": "amount", "op": ">=", "value": "$50"}
-            ],
-        },
-    )
+
+    def top(recs: list[Record], attr: str, pick: Callable[..., Any]) -> Any:
+        return pick(r.values[attr] for r in recs)
+
+    def at(recs: list[Record], attr: str, value: Any) -> list[Record]:
+        return [r for r in recs if r.values[attr] == value]
+
+    def best_day() -> str:
+        best = top(scored, "sleep_score", max)
+        return min(r.time for r in at(scored, "sleep_score", best)).date().isoformat()
+
+    specs: list[tuple[list[Record], Callable[[], tuple[Any, ...]]]] = [
+        (
+            month,
+            lambda: (
+                f"What was my average total sleep between {start} and {month_end}?",
+                "analytic.avg",
+                sum(r.values["total_sleep"] for r in month) / len(month),
+                month,
+                {"total_sleep"},
+                "compute",
+                {
+                    "operator": "avg",
+                    "target_column_expression": "total_sleep",
+                    "optional_column_filters": in_month,
+                },
+            ),
+        ),
+        (
+            food,
+            lambda: (
+                "How much did I spend on food in total?",
+                "analytic.sum",
+                round(sum(r.values["amount"] for r in food), 2),
+                food,
+                {"amount", "category"},
+                "compute",
+                {
+                    "operator": "sum",
+                    "target_column_expression": "amount",
+                    "optional_column_filters": [
+                        {"column": "category", "value": "food"}
+                    ],
+                },
+            ),
+        ),
+        (
+            work,
+            lambda: (
+                "How many workouts covered more than 10 km?",
+                "analytic.count",
+                len(long_rides),
+                long_rides,
+                {"distance"},
+                "compute",
+                {
+                    "operator": "count",
+                    "target_column_expression": "distance",
+                    "optional_column_filters": [
+                        {"column": "distance", "op": ">", "value": 10}
+                    ],
+                },
+            ),
+        ),
+        (
+            sleep,
+            lambda: (
+                "What was my highest resting heart rate?",
+                "analytic.max",
+                top(sleep, "resting_hr", max),
+                at(sleep, "resting_hr", top(sleep, "resting_hr", max)),
+                {"resting_hr"},
+                "compute",
+                {"operator": "max", "target_column_expression": "resting_hr"},
+            ),
+        ),
+        (
+            month,
+            lambda: (
+                f"What was my lowest deep sleep between {start} and {month_end}?",
+                "analytic.min",
+                top(month, "deep_sleep", min),
+                at(month, "deep_sleep", top(month, "deep_sleep", min)),
+                {"deep_sleep"},
+                "compute",
+                {
+                    "operator": "min",
+                    "target_column_expression": "deep_sleep",
+                    "optional_column_filters": in_month,
+                },
+            ),
+        ),
+        (
+            scored,
+            lambda: (
+                "Which day had my best sleep score?",
+                "analytic.argmax",
+                best_day(),
+                [r for r in scored if r.time.date().isoformat() == best_day()],
+                {"sleep_score"},
+                "rank",
+                {
+                    "target_column_expression": "sleep_score",
+                    "order": "desc",
+                    "result_budget": 1,
+                },
+            ),
+        ),
+        (
+            sleep,
+            lambda: (
+                "What was my latest resting heart rate?",
+                "analytic.latest",
+                sleep[-1].values["resting_hr"],
+                [sleep[-1]],
+                {"resting_hr"},
+                "compute",
+                {"operator": "latest", "target_column_expression": "resting_hr"},
+            ),
+        ),
+        (
+            month,
+            lambda: (
+                "How did my deep sleep change from the first to the last night between "
+                f"{start} and {month_end}?",
+                "analytic.change",
+                round(
+                    month[-1].values["deep_sleep"] - month[0].values["deep_sleep"], 9
+                ),
+                [month[0], month[-1]],
+                {"deep_sleep"},
+                "compute",
+                {
+                    "operator": "change",
+                    "target_column_expression": "deep_sleep",
+                    "optional_column_filters": in_month,
+                },
+            ),
+        ),
+        (
+            runs,
+            lambda: (
+                "What is the median duration of my runs in minutes?",
+                "analytic.median",
+                float(statistics.median(r.values["duration"] for r in runs)),
+                runs,
+                {"duration", "activity"},
+                "compute",
+                {
+                    "operator": "median",
+                    "target_column_expression": "duration",
+                    "optional_column_filters": [{"column": "activity", "value": "run"}],
+                },
+            ),
+        ),
+        (
+            cards,
+            lambda: (
+                "How many games of Catan did I win?",
+                "analytic.count",
+                len(catan_wins),
+                catan_wins,
+                {"game", "won"},
+                "compute",
+                {
+                    "operator": "count",
+                    "optional_column_filters": [
+                        {"column": "game", "value": "Catan"},
+                        {"column": "won", "value": True},
+                    ],
+                },
+            ),
+        ),
+        (
+            runs,
+            lambda: (
+                "What was my average pace (minutes per km) over my runs?",
+                "analytic.avg",
+                sum(r.values["duration"] / r.values["distance"] for r in runs)
+                / len(runs),
+                runs,
+                {"duration", "distance", "activity"},
+                "compute",
+                {
+                    "operator": "avg",
+                    "target_column_expression": "duration / distance",
+                    "optional_column_filters": [{"column": "activity", "value": "run"}],
+                },
+            ),
+        ),
+        (
+            spend,
+            lambda: (
+                "How many expenses were $50 or more?",
+                "analytic.count",
+                len(big),
+                big,
+                {"amount"},
+                "compute",
+                {
+                    "operator": "count",
+                    "target_column_expression": "amount",
+                    "optional_column_filters": [
+                        {"column": "amount", "op": ">=", "value": "$50"}
+                    ],
+                },
+            ),
+        ),
+    ]
+    qs: list[dict[str, Any]] = []
+    for needed, spec in specs:
+        if needed:
+            qs.append(_question(f"q{len(qs) + 1}", *spec(), now=end))
     return qs
 
 

@@ -1,0 +1,54 @@
+import json
+
+from langgraph_adamm.cli import main
+from tools.synthetic_history import generate
+
+
+def test_ingest_then_tables(tmp_path, capsys):
+    hist, _ = generate(days=20).write(tmp_path)
+    db = str(tmp_path / "m.duckdb")
+    assert main(["ingest", str(hist), "--db", db, "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "user: synth" in out and "failures: 0" in out and "discovered" in out
+    assert main(["tables", "--db", db, "--json"]) == 0
+    tables = json.loads(capsys.readouterr().out)["synth"]
+    assert {t["table"] for t in tables} >= {"sleep_log"}
+    assert all(t["rows"] > 0 for t in tables)
+    assert main(["tables", "--db", db]) == 0
+    assert "sleep_log" in capsys.readouterr().out
+    assert main(["ingest", str(hist), "--db", db, "--quiet"]) == 0
+    assert "0 new" in capsys.readouterr().out
+
+
+def test_bad_input_is_reported_and_the_rest_ingested(tmp_path, capsys):
+    lines = [
+        '{"session_id": "S1", "user": "a: 1, b: 2"}',
+        "{oops",
+        '{"user": "no session"}',
+    ]
+    p = tmp_path / "h.jsonl"
+    p.write_text("\n".join(lines))
+    db = str(tmp_path / "m.duckdb")
+    assert main(["ingest", str(p), "--db", db, "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "1 new" in out and "input problems: 2" in out and "line 2" in out
+    assert main(["ingest", str(p), "--db", db, "--strict", "--quiet"]) == 2
+    assert "line 2" in capsys.readouterr().err
+
+
+def test_errors_exit_2(tmp_path, capsys):
+    assert (
+        main(["ingest", str(tmp_path / "none.json"), "--db", str(tmp_path / "m.db")])
+        == 2
+    )
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["tables", "--db", str(tmp_path / "absent.duckdb")]) == 2
+    hist, _ = generate(days=2).write(tmp_path)
+    assert main(["ingest", str(hist), "--db", "/nonexistent/dir/m.db", "--quiet"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_demo(tmp_path, capsys):
+    assert main(["demo", "--db", str(tmp_path / "demo.duckdb")]) == 0
+    out = capsys.readouterr().out
+    assert "sleep_log" in out and "compute(" in out

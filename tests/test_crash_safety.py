@@ -1,0 +1,70 @@
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from langgraph_adamm import AdaMMConfig, Memory
+from langgraph_adamm.history import read_history
+from tools.synthetic_history import generate
+
+CHILD = textwrap.dedent("""
+    import sys
+    from langgraph_adamm import AdaMMConfig, Memory
+    m = Memory(sys.argv[1], user_id="synth", config=AdaMMConfig(ingest_batch_size=40))
+    def progress(done, total):
+        print("committed", done, flush=True)
+    m.ingest(sys.argv[2], progress=progress)
+    print("finished", flush=True)
+""")
+
+
+@pytest.mark.slow
+def test_killed_ingest_keeps_every_committed_round(tmp_path):
+    hist, _ = generate(seed=3, days=240).write(tmp_path / "data")
+    db = tmp_path / "m.duckdb"
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(db), str(hist)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    seen = 0
+    for line in child.stdout:
+        if line.startswith("committed"):
+            seen += 1
+            if seen == 3:
+                child.send_signal(signal.SIGKILL)
+                break
+    child.wait(timeout=60)
+    assert child.returncode == -signal.SIGKILL
+    cfg = AdaMMConfig(ingest_batch_size=40)
+    with Memory(db, user_id="synth", config=cfg) as m:
+        status = m.analytic.round_status()
+        total = sum(status.values())
+        assert total == read_history(hist).history.round_count  # all raw rounds stored
+        extracted = status.get("extracted", 0)
+        assert extracted >= 120 and extracted % 40 == 0  # whole batches only
+        assert status.get("pending", 0) == total - extracted
+        orphans = m.db.fetchall(
+            "SELECT count(*) FROM adamm_observations o JOIN adamm_rounds r "
+            "USING (user_id, round_id) WHERE r.status <> 'extracted'"
+        )[0][0]
+        assert orphans == 0
+        assert m.analytic.counts.rounds == extracted
+        for t in m.tables:
+            assert (
+                m.db.fetchall(
+                    f"SELECT count(*) FROM {m.analytic.qualified(t)} x "
+                    "JOIN adamm_rounds r "
+                    "ON r.round_id = x.source AND r.user_id = 'synth' "
+                    "WHERE r.status <> 'extracted'"
+                )[0][0]
+                == 0
+            )
+        rep = m.ingest(hist)  # resume
+        assert rep.rounds_new == 0 and rep.rounds_processed == total - extracted
+        resumed = {t["table"]: t["rows"] for t in m.describe_tables()}
+    with Memory(tmp_path / "clean.duckdb", user_id="synth", config=cfg) as clean:
+        clean.ingest(hist)
+        assert {t["table"]: t["rows"] for t in clean.describe_tables()} == resumed

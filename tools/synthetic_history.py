@@ -362,11 +362,12 @@ def generate(
     for d in range(days):
         day = start + timedelta(days=d)
         sid = f"S{d + 1}"
-        items: list[tuple[str, dict[str, Any]] | None] = []
+        items: list[Record | None] = []
         for kind, (prob, make) in KINDS.items():
             if rng.random() < prob:
-                items.append((kind, make(rng, len(records[kind]))))
-                records[kind].append(Record(kind, "", datetime.min, items[-1][1]))  # type: ignore[index]
+                rec = Record(kind, "", datetime.min, make(rng, len(records[kind])))
+                records[kind].append(rec)
+                items.append(rec)
         items.extend([None] * rng.randint(1, 3))
         rng.shuffle(items)
         rounds = []
@@ -389,10 +390,8 @@ def generate(
                     user, assistant = rng.choice(CHAT)
                     base.update(user=user, assistant=assistant)
             else:
-                kind, values = item
-                rec = next(r for r in records[kind] if r.values is values)
-                rec.round_id, rec.time = rid, when
-                base.update(_phrase(rng, kind, values, img_dir, rid))
+                item.round_id, item.time = rid, when
+                base.update(_phrase(rng, item.kind, item.values, img_dir, rid))
             rounds.append(base)
         sessions.append({"session_id": sid, "date": day.isoformat(), "rounds": rounds})
     history = {"user_id": user_id, "sessions": sessions}
@@ -563,8 +562,8 @@ def _questions(
             lambda: (
                 "Which day had my best sleep score?",
                 "analytic.argmax",
-                best_day(),
-                [r for r in scored if r.time.date().isoformat() == best_day()],
+                (day := best_day()),
+                [r for r in scored if r.time.date().isoformat() == day],
                 {"sleep_score"},
                 "rank",
                 {

@@ -1,0 +1,181 @@
+"""Latency of Compute, Filter and Rank on a 1,000,000-row induced table.
+
+The table is induced the normal way (a synthetic history through the offline
+pipeline gives the sleep table, its metadata and column types); it is then
+filled to ``--rows`` rows by one bulk INSERT of generated rows, since ingesting a
+million rounds one by one is the ingestion benchmark's job, not this one's. The
+operators then run through the public API exactly as a tool call would: name
+resolution, value casting, SQL compilation and the query, result rows included.
+
+    python tools/bench_operators.py --rows 1000000 --calls 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from langgraph_adamm import Memory  # noqa: E402
+from tools.synthetic_history import generate  # noqa: E402
+
+
+def build(workdir: Path, rows: int) -> tuple[Memory, str]:
+    hist, _ = generate(seed=5, days=40).write(workdir / "h")
+    memory = Memory(workdir / "bench.duckdb", user_id="synth")
+    memory.ingest(hist)
+    table = next(t for t in memory.tables if "total_sleep" in t.attributes)
+    # Same columns and types as induced; values drawn like the generator's.
+    memory.db.execute(
+        f"INSERT INTO {memory.analytic.qualified(table)} "
+        '("source", "order", "time", total_sleep, deep_sleep, resting_hr, sleep_score) '
+        "SELECT 'B:' || i, 100000 + i, TIMESTAMP '2020-01-01' + to_minutes(i * 37), "
+        "round(5 + random() * 3.5, 1), round(0.5 + random() * 1.5, 1), "
+        "50 + (random() * 16)::BIGINT, 60 + (random() * 35)::BIGINT "
+        "FROM range(?) t(i)",
+        [rows - memory.analytic.row_count(table)],
+    )
+    memory.db.execute("CHECKPOINT")
+    return memory, table.table_name
+
+
+def timed(fn: Callable[[], Any], calls: int) -> tuple[float, float]:
+    for _ in range(3):
+        fn()
+    samples = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(0.95 * (len(samples) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--calls", type=int, default=60)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        memory, table = build(Path(tmp), args.rows)
+        n = memory.analytic.row_count(memory.analytic.table(table))  # type: ignore[arg-type]
+        year = [
+            {"column": "time", "op": "between", "value": ["2021-01-01", "2021-12-31"]}
+        ]
+        cases: list[tuple[str, Callable[[], Any]]] = [
+            (
+                "Compute avg(total_sleep), whole table",
+                lambda: memory.compute(
+                    {
+                        "table": table,
+                        "operator": "avg",
+                        "target_column_expression": "total_sleep",
+                    }
+                ),
+            ),
+            (
+                "Compute avg(total_sleep), one year",
+                lambda: memory.compute(
+                    {
+                        "table": table,
+                        "operator": "avg",
+                        "target_column_expression": "total_sleep",
+                        "optional_column_filters": year,
+                    }
+                ),
+            ),
+            (
+                "Compute median(deep_sleep / total_sleep), resting_hr > 60",
+                lambda: memory.compute(
+                    {
+                        "table": table,
+                        "operator": "median",
+                        "target_column_expression": "deep_sleep / total_sleep",
+                        "optional_column_filters": [
+                            {"column": "resting_hr", "op": ">", "value": 60}
+                        ],
+                    }
+                ),
+            ),
+            (
+                "Compute max(sleep_score) with its rows",
+                lambda: memory.compute(
+                    {
+                        "table": table,
+                        "operator": "max",
+                        "target_column_expression": "sleep_score",
+                    }
+                ),
+            ),
+            (
+                "Compute latest(resting_hr)",
+                lambda: memory.compute(
+                    {
+                        "table": table,
+                        "operator": "latest",
+                        "target_column_expression": "resting_hr",
+                    }
+                ),
+            ),
+            (
+                "Filter total_sleep < 5.5 and sleep_score >= 90, budget 10",
+                lambda: memory.filter(
+                    {
+                        "table": table,
+                        "column_filters": [
+                            {"column": "total_sleep", "op": "<", "value": 5.5},
+                            {"column": "sleep_score", "op": ">=", "value": 90},
+                        ],
+                    }
+                ),
+            ),
+            (
+                "Filter one day (time = date), budget 10",
+                lambda: memory.filter(
+                    {
+                        "table": table,
+                        "column_filters": [{"column": "time", "value": "2021-06-15"}],
+                    }
+                ),
+            ),
+            (
+                "Rank top 10 by sleep_score, one year",
+                lambda: memory.rank(
+                    {
+                        "table": table,
+                        "target_column_expression": "sleep_score",
+                        "optional_column_filters": year,
+                    }
+                ),
+            ),
+            (
+                "Rank bottom 10 by total_sleep - deep_sleep",
+                lambda: memory.rank(
+                    {
+                        "table": table,
+                        "order": "asc",
+                        "target_column_expression": "total_sleep - deep_sleep",
+                    }
+                ),
+            ),
+        ]
+        print(
+            f"table {table}: {n:,} rows; {args.calls} timed calls each after 3 warm-up calls\n"
+        )
+        print("| operation | median ms | p95 ms |")
+        print("|---|---:|---:|")
+        for name, fn in cases:
+            med, p95 = timed(fn, args.calls)
+            print(f"| {name} | {med:.1f} | {p95:.1f} |")
+        memory.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -87,7 +87,8 @@ def main() -> None:
                 "failures": sum(r["failures"] for r in runs),
             }
             print(
-                f"{size:>7} rounds: {med:8.1f} rounds/s (runs {results[size]['runs_rounds_per_s']})",
+                f"{size:>7} rounds: {med:8.1f} rounds/s "
+                f"(runs {results[size]['runs_rounds_per_s']})",
                 file=sys.stderr,
             )
     smallest, largest = min(results), max(results)
@@ -108,7 +109,7 @@ def main() -> None:
         "last 10 batches s/batch | tables |"
     )
     print("|---:|---:|---:|---|---:|---:|---:|")
-    for size, r in results.items():
+    for r in results.values():
         print(
             f"| {r['rounds']:,} | {r['rounds_per_s_median']:.0f} | "
             f"{r['ms_per_round_median']:.3f} | {r['runs_rounds_per_s']} | "

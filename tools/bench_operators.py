@@ -167,7 +167,8 @@ def main() -> None:
             ),
         ]
         print(
-            f"table {table}: {n:,} rows; {args.calls} timed calls each after 3 warm-up calls\n"
+            f"table {table}: {n:,} rows; {args.calls} timed calls each "
+            "after 3 warm-up calls\n"
         )
         print("| operation | median ms | p95 ms |")
         print("|---|---:|---:|")

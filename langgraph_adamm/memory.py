@@ -234,6 +234,30 @@ class Memory:
         """Rank: top or bottom rows by an expression."""
         return operators.rank(self.analytic, args)
 
+    async def alookup(
+        self, args: operators.LookupArgs | dict[str, Any]
+    ) -> operators.RowsResult:
+        """Async :meth:`lookup`."""
+        return await asyncio.to_thread(self.lookup, args)
+
+    async def afilter(
+        self, args: operators.FilterArgs | dict[str, Any]
+    ) -> operators.RowsResult:
+        """Async :meth:`filter`."""
+        return await asyncio.to_thread(self.filter, args)
+
+    async def acompute(
+        self, args: operators.ComputeArgs | dict[str, Any]
+    ) -> operators.ComputeResult:
+        """Async :meth:`compute`."""
+        return await asyncio.to_thread(self.compute, args)
+
+    async def arank(
+        self, args: operators.RankArgs | dict[str, Any]
+    ) -> operators.RowsResult:
+        """Async :meth:`rank`."""
+        return await asyncio.to_thread(self.rank, args)
+
     def describe_tables(self) -> list[dict[str, Any]]:
         """Tables with columns, types, units and row counts (for people and prompts)."""
         out = []

@@ -8,6 +8,7 @@ pass SQL. Problems a model can fix raise :class:`ToolInputError`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -163,7 +164,7 @@ class _Query:
         sql_type = next(iter(cols.values())).sql_type if plain else "DOUBLE"
         return sql, params, sql_type
 
-    def where_sql(self, extra: list[str] = ()) -> str:  # type: ignore[assignment]
+    def where_sql(self, extra: Sequence[str] = ()) -> str:
         clauses = self.where + list(extra)
         return f" WHERE {' AND '.join(clauses)}" if clauses else ""
 
@@ -186,6 +187,14 @@ class _Query:
         return [
             {n: _jsonable(v) for n, v in zip(names, row, strict=True)} for row in rows
         ]
+
+    def matching(self, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many rows pass the filters, and the first ``limit`` of them."""
+        where = self.where_sql()
+        rows = self.select_rows(
+            where, self.params, f"{_CHRONO.format(d='ASC')} LIMIT ?", [limit]
+        )
+        return self.count(where, self.params), rows
 
     def count(self, where: str, params: list[Any]) -> int:
         return int(
@@ -215,11 +224,7 @@ def _filter_rows(
 ) -> RowsResult:
     q = _Query(memory, table)
     q.add_filters(filters)
-    where = q.where_sql()
-    total = q.count(where, q.params)
-    rows = q.select_rows(
-        where, q.params, f"{_CHRONO.format(d='ASC')} LIMIT ?", [budget]
-    )
+    total, rows = q.matching(budget)
     return RowsResult(
         table=q.table.table_name,
         rows=rows,
@@ -263,11 +268,7 @@ def compute(
     if a.target_column_expression is None or not a.target_column_expression.strip():
         if op != "count":
             raise ToolInputError(f"Operator {op} needs a target_column_expression.")
-        where = q.where_sql()
-        total = q.count(where, q.params)
-        rows = q.select_rows(
-            where, q.params, f"{_CHRONO.format(d='ASC')} LIMIT ?", [limit]
-        )
+        total, rows = q.matching(limit)
         return ComputeResult(
             table=q.table.table_name,
             operator=op,

@@ -20,7 +20,9 @@ def test_model_written_metadata_is_sanitized():
         assert t.table_name == "nightly_sleep_drop_table_x"
         assert t.description == "One night per row."
         assert t.column("deep_sleep").description == "Deep sleep hours"
-        assert t.column("total_sleep").description.startswith("total_sleep: integer (h)")
+        assert t.column("total_sleep").description.startswith(
+            "total_sleep: integer (h)"
+        )
 
 
 def test_model_failure_falls_back_to_derived_metadata():

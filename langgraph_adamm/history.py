@@ -125,7 +125,10 @@ def parse_time(value: Any) -> datetime:
                 f"expected an ISO 8601 date or date-time, got {value!r}"
             ) from None
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+        except OverflowError:
+            raise ValueError(f"{value!r} is out of the representable range") from None
     return parsed
 
 
@@ -137,12 +140,14 @@ class _RoundProblem(Exception):
 
 
 def _opt_str(obj: dict[str, Any], key: str, where: str) -> str | None:
+    """An optional string field; ``where`` locates the object that holds it."""
     value = obj.get(key)
     if value is None:
         return None
     if not isinstance(value, str):
+        sep = "" if not where or where.endswith((".", ": ")) else "."
         raise _RoundProblem(
-            f"{where}.{key}", f"expected a string, got {type(value).__name__}"
+            f"{where}{sep}{key}", f"expected a string, got {type(value).__name__}"
         )
     return value
 
@@ -201,18 +206,20 @@ class _Builder:
                 prefix.rstrip("."), f"expected an object, got {type(raw).__name__}"
             )
         n = len(self.sessions[session_id][1]) + 1
-        round_id = _opt_str(raw, "round_id", prefix.rstrip(".") or "round")
+        round_id = _opt_str(raw, "round_id", prefix)
+        if round_id is not None and not round_id.strip():
+            raise _RoundProblem(f"{prefix}round_id", "must not be empty")
         round_id = round_id or f"{session_id}:{n}"
         time: datetime | None = None
         if raw.get("time") is not None:
             try:
                 time = parse_time(raw["time"])
-            except ValueError as exc:
+            except (ValueError, OverflowError) as exc:
                 raise _RoundProblem(f"{prefix}time", str(exc)) from None
         elif session_date is not None:
             time = datetime.combine(session_date, datetime.min.time())
-        user = _opt_str(raw, "user", prefix + "user") or ""
-        assistant = _opt_str(raw, "assistant", prefix + "assistant") or ""
+        user = _opt_str(raw, "user", prefix) or ""
+        assistant = _opt_str(raw, "assistant", prefix) or ""
         images_raw = raw.get("images") or []
         if not isinstance(images_raw, list):
             raise _RoundProblem(f"{prefix}images", "expected a list of image objects")
@@ -252,8 +259,14 @@ class _Builder:
         image_id = _opt_str(raw, "image_id", where) or f"{round_id}:IMG_{i + 1}"
         problem = None
         if path:
-            resolved = (self.base_dir / path).resolve()
-            if not resolved.is_file():
+            try:
+                resolved = (self.base_dir / path).resolve()
+                found = resolved.is_file()
+            except (OSError, ValueError) as exc:
+                raise _RoundProblem(
+                    f"{where}.path", f"unusable image path: {exc}"
+                ) from None
+            if not found:
                 problem = f"image file not found: {resolved}"
             path = str(resolved)
         return ImageRef(image_id, path, url, caption, ocr, problem)
@@ -319,6 +332,9 @@ def _read_lines(text: str, builder: _Builder) -> str:
         except json.JSONDecodeError as exc:
             builder.problem(where, f"invalid JSON: {exc.msg} at column {exc.colno}")
             continue
+        except RecursionError:
+            builder.problem(where, "JSON nested too deeply")
+            continue
         if not isinstance(raw, dict):
             builder.problem(where, "expected one JSON object per line")
             continue
@@ -327,6 +343,9 @@ def _read_lines(text: str, builder: _Builder) -> str:
             builder.problem(f"{where}: session_id", "missing or not a string")
             continue
         uid = raw.get("user_id")
+        if uid is not None and (not isinstance(uid, str) or not uid):
+            builder.problem(f"{where}: user_id", "must be a non-empty string")
+            continue
         if uid is not None:
             if user_id is not None and uid != user_id:
                 builder.problem(
@@ -361,7 +380,7 @@ def read_history(path: str | Path, *, strict: bool = False) -> HistoryReadResult
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise HistoryFormatError(f"{file}: cannot read history file: {exc}") from exc
     builder = _Builder(file)
@@ -370,6 +389,8 @@ def read_history(path: str | Path, *, strict: bool = False) -> HistoryReadResult
     else:
         try:
             doc = json.loads(text)
+        except RecursionError:
+            raise HistoryFormatError(f"{file}: JSON nested too deeply") from None
         except json.JSONDecodeError as exc:
             if exc.msg != "Extra data":
                 raise HistoryFormatError(

@@ -41,6 +41,7 @@ class IngestReport:
     observations: int = 0
     schemas_discovered: list[str] = field(default_factory=list)
     schemas_evolved: list[str] = field(default_factory=list)
+    schemas_merged: list[str] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
     problems: list[HistoryProblem] = field(default_factory=list)
     tables: int = 0
@@ -53,6 +54,7 @@ class IngestReport:
         for name in outcome.discovered:
             if name not in self.schemas_discovered:
                 self.schemas_discovered.append(name)
+        self.schemas_merged.extend(outcome.merged)
         for name in outcome.evolved:
             if name not in self.schemas_evolved and name not in self.schemas_discovered:
                 self.schemas_evolved.append(name)
@@ -64,7 +66,8 @@ class IngestReport:
             f"{self.rounds_processed} processed",
             f"observations: {self.observations}",
             f"schemas: {len(self.schemas_discovered)} discovered, "
-            f"{len(self.schemas_evolved)} evolved, {self.tables} tables in memory",
+            f"{len(self.schemas_evolved)} evolved, {len(self.schemas_merged)} merged, "
+            f"{self.tables} tables in memory",
             f"failures: {len(self.failures)}",
         ]
         for rid, err in self.failures[:10]:

@@ -181,7 +181,7 @@ def test_compute_returns_contributing_rows(mem, table):
     res = mem.compute(
         {"table": table, "operator": "avg", "target_column_expression": "steps / 1000"}
     )
-    assert res.unit is None and res.contributing_rows[0]["value"] == 5.0
+    assert res.unit is None and res.contributing_rows[0]["_value"] == 5.0
 
 
 def test_rank(mem, table):
@@ -206,7 +206,7 @@ def test_rank(mem, table):
             "result_budget": 1,
         }
     )
-    assert sources(res) == ["D3"] and res.rows[0]["value"] == pytest.approx(12000 / 72)
+    assert sources(res) == ["D3"] and res.rows[0]["_value"] == pytest.approx(12000 / 72)
     res = mem.rank(
         {
             "table": table,

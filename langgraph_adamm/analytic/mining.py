@@ -98,10 +98,11 @@ class PatternCounts:
 class SchemaChange:
     """A schema discovered, or an existing one extended, at some round."""
 
-    kind: Literal["discovered", "evolved"]
+    kind: Literal["discovered", "evolved", "merged"]
     attributes: Pattern
     base: Pattern | None = None
-    """For an evolution, the schema's attributes before it grew."""
+    """For an evolution, the schema's attributes before it grew; for a merge, the
+    grown schema that now covers this one."""
 
 
 def _qualifies(counts: PatternCounts, pattern: Pattern, config: AdaMMConfig) -> bool:
@@ -195,6 +196,7 @@ def induce_schemas(
         return []
     changes: list[SchemaChange] = []
 
+    grown_at: list[int] = []
     for i, schema in enumerate(schemas):
         if not schema <= frequent:
             continue
@@ -205,6 +207,8 @@ def induce_schemas(
         )
         for d in extras:
             candidate = grown | {d}
+            if any(candidate <= s for k, s in enumerate(schemas) if k != i):
+                continue  # another schema already covers it
             sup = counts.support(candidate)
             if (
                 sup >= theta_s
@@ -215,7 +219,18 @@ def induce_schemas(
                 grown = candidate
         if grown != schema:
             schemas[i] = grown
+            grown_at.append(i)
             changes.append(SchemaChange("evolved", grown, schema))
+    # A schema that a grown one now covers is merged into it (its table goes; its
+    # rows are the grown table's rows), so no two tables describe one structure.
+    merged: set[int] = set()
+    for i in grown_at:
+        for j, other in enumerate(schemas):
+            if j != i and j not in merged and i not in merged and other <= schemas[i]:
+                merged.add(j)
+                changes.append(SchemaChange("merged", other, schemas[i]))
+    if merged:
+        schemas[:] = [s for j, s in enumerate(schemas) if j not in merged]
 
     if any(frequent <= s for s in schemas):
         return changes

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, Literal
 
+import duckdb
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langgraph_adamm.analytic.expressions import (
@@ -35,7 +36,12 @@ ComputeOperator = Literal[
     "count", "sum", "avg", "min", "max", "median", "first", "latest", "change"
 ]
 MAX_RESULT_BUDGET = 1000
-_CHRONO = 'ORDER BY "time" {d} NULLS LAST, "order" {d}'
+VALUE_KEY = "_value"
+"""Key of an expression's value in returned rows (no column name starts with _)."""
+_ASC = 'ORDER BY "time" ASC NULLS LAST, "order" ASC'
+_DESC = 'ORDER BY "time" DESC NULLS FIRST, "order" DESC'
+"""History order: by time, rows without a time after all timed rows, then by
+order; ``_DESC`` is its exact reverse, so first and latest agree with Filter."""
 
 
 class LookupArgs(BaseModel):
@@ -160,7 +166,12 @@ class _Query:
                     )
                 )
         params: list[Any] = []
-        sql = compile_expression(tree, lambda n: quote_ident(cols[n].name), params)
+        if plain:
+            sql = compile_expression(tree, lambda n: quote_ident(cols[n].name), params)
+        else:  # arithmetic in DOUBLE: integer products must not overflow
+            sql = compile_expression(
+                tree, lambda n: f"CAST({quote_ident(cols[n].name)} AS DOUBLE)", params
+            )
         sql_type = next(iter(cols.values())).sql_type if plain else "DOUBLE"
         return sql, params, sql_type
 
@@ -181,27 +192,31 @@ class _Query:
         names = [c.name for c in self.table.all_columns]
         if value_sql:
             cols.append(f"{value_sql} AS __value")
-            names.append("value")
+            names.append(VALUE_KEY)
         sql = f"SELECT {', '.join(cols)} FROM {self.source}{where} {tail}"
-        rows = self.memory.db.fetchall(sql, (value_params or []) + params + tail_params)
+        rows = self.run(sql, (value_params or []) + params + tail_params)
         return [
             {n: _jsonable(v) for n, v in zip(names, row, strict=True)} for row in rows
         ]
 
+    def run(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        """Run a compiled query; a failure the model's values caused is reported."""
+        try:
+            return self.memory.db.fetchall(sql, params)
+        except (duckdb.ConversionException, duckdb.OutOfRangeException) as exc:
+            raise ToolInputError(
+                f"The values given do not fit table {self.table.table_name}: "
+                f"{str(exc).splitlines()[0][:200]}"
+            ) from None
+
     def matching(self, limit: int) -> tuple[int, list[dict[str, Any]]]:
         """How many rows pass the filters, and the first ``limit`` of them."""
         where = self.where_sql()
-        rows = self.select_rows(
-            where, self.params, f"{_CHRONO.format(d='ASC')} LIMIT ?", [limit]
-        )
+        rows = self.select_rows(where, self.params, f"{_ASC} LIMIT ?", [limit])
         return self.count(where, self.params), rows
 
     def count(self, where: str, params: list[Any]) -> int:
-        return int(
-            self.memory.db.fetchall(
-                f"SELECT count(*) FROM {self.source}{where}", params
-            )[0][0]
-        )
+        return int(self.run(f"SELECT count(*) FROM {self.source}{where}", params)[0][0])
 
 
 def lookup(memory: AnalyticMemory, args: LookupArgs | dict[str, Any]) -> RowsResult:
@@ -297,7 +312,7 @@ def compute(
         first = q.select_rows(
             where,
             params,
-            f"{_CHRONO.format(d='ASC')} LIMIT 1",
+            f"{_ASC} LIMIT 1",
             [],
             value_sql=expr,
             value_params=ep,
@@ -305,22 +320,22 @@ def compute(
         last = q.select_rows(
             where,
             params,
-            f"{_CHRONO.format(d='DESC')} LIMIT 1",
+            f"{_DESC} LIMIT 1",
             [],
             value_sql=expr,
             value_params=ep,
         )
         total = q.count(where, params)
         if op == "first":
-            value, rows = (first[0]["value"] if first else None), first
+            value, rows = (first[0][VALUE_KEY] if first else None), first
         elif op == "latest":
-            value, rows = (last[0]["value"] if last else None), last
+            value, rows = (last[0][VALUE_KEY] if last else None), last
         else:
-            value = (last[0]["value"] - first[0]["value"]) if first else None
+            value = (last[0][VALUE_KEY] - first[0][VALUE_KEY]) if first else None
             rows = first + (last if last and last != first else [])
         if value_sql is None:
             for r in rows:
-                r.pop("value", None)
+                r.pop(VALUE_KEY, None)
         return ComputeResult(
             table=q.table.table_name,
             operator=op,
@@ -339,15 +354,15 @@ def compute(
         "max": f"max({expr})",
         "median": f"quantile_cont({expr}, 0.5)",
     }[op]
-    value, total = q.memory.db.fetchall(
-        f"SELECT {agg}, count(*) FROM {q.source}{where}", ep + params
-    )[0]
+    value, total = q.run(f"SELECT {agg}, count(*) FROM {q.source}{where}", ep + params)[
+        0
+    ]
     total = int(total)
     if op in ("min", "max") and value is not None:
         rows = q.select_rows(
             q.where_sql([f"{expr} IS NOT NULL", f"{expr} = ?"]),
             params + ep + [value],
-            f"{_CHRONO.format(d='ASC')} LIMIT ?",
+            f"{_ASC} LIMIT ?",
             [limit],
             value_sql=value_sql,
             value_params=value_params,
@@ -356,7 +371,7 @@ def compute(
         rows = q.select_rows(
             where,
             params,
-            f"{_CHRONO.format(d='ASC')} LIMIT ?",
+            f"{_ASC} LIMIT ?",
             [limit],
             value_sql=value_sql,
             value_params=value_params,

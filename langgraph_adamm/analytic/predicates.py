@@ -152,7 +152,10 @@ def cast_value(col: Column, value: Any) -> Any:
         if isinstance(value, bool):
             raise _type_error(col, value)
         if isinstance(value, (int, float)):
-            return float(value)
+            try:
+                return float(value)
+            except OverflowError:
+                raise _type_error(col, value, " The number is out of range.") from None
         parsed = parse_value(str(value))
         if parsed.number is None:
             raise _type_error(col, value)

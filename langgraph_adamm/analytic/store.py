@@ -96,6 +96,8 @@ class BatchOutcome:
     failures: list[tuple[str, str]] = field(default_factory=list)
     discovered: list[str] = field(default_factory=list)
     evolved: list[str] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)
+    """Tables dropped because a grown schema now covers theirs."""
 
 
 class AnalyticMemory:
@@ -159,7 +161,9 @@ class AnalyticMemory:
                 created,
             )
         self._patterns: list[Pattern] = [t.attributes for t in self._tables.values()]
-        self._pattern_ids: list[int] = list(self._tables)
+        self._ids: dict[Pattern, int] = {
+            t.attributes: s for s, t in self._tables.items()
+        }
 
     @property
     def tables(self) -> list[TableSchema]:
@@ -361,33 +365,43 @@ class AnalyticMemory:
         outcome.observations = len(all_obs)
 
         touched: set[Pattern] = set()
-        changed: dict[int, str] = {}  # index into self._patterns -> kind
+        changed: dict[int, str] = {}  # schema id -> kind
+        retired: set[int] = set()
         for _, _, best in ok:
             attrs = self.counts.add(best)
             touched.add(attrs)
-            before = len(self._patterns)
             for change in induce_schemas(
                 self.counts, self._patterns, attrs, self.config
             ):
-                if change.kind == "evolved":
-                    idx = self._patterns.index(change.attributes)
-                    changed.setdefault(idx, "evolved")
-            for idx in range(before, len(self._patterns)):
-                changed[idx] = "discovered"
-                self._pattern_ids.append(max(self._pattern_ids, default=0) + 1)
+                if change.kind == "discovered":
+                    sid = max([*self._ids.values(), *self._tables, *retired, 0]) + 1
+                    self._ids[change.attributes] = sid
+                    changed[sid] = "discovered"
+                elif change.kind == "evolved":
+                    assert change.base is not None
+                    sid = self._ids.pop(change.base)
+                    self._ids[change.attributes] = sid
+                    changed.setdefault(sid, "evolved")
+                else:
+                    sid = self._ids.pop(change.attributes)
+                    retired.add(sid)
+                    changed.pop(sid, None)
         self._save_counts(touched)
 
+        for sid in sorted(retired):
+            table = self._tables.pop(sid, None)
+            if table is not None:
+                self._drop(table)
+                outcome.merged.append(table.table_name)
         current_order = max((o for o, _, _ in ok), default=None)
-        for idx, kind in sorted(changed.items()):
-            table = self._materialize(
-                self._pattern_ids[idx], self._patterns[idx], current_order
-            )
+        pattern_of = {sid: p for p, sid in self._ids.items()}
+        for sid, kind in sorted(changed.items()):
+            table = self._materialize(sid, pattern_of[sid], current_order)
             (outcome.discovered if kind == "discovered" else outcome.evolved).append(
                 table.table_name
             )
-        fresh = {self._pattern_ids[i] for i in changed}
         for sid, table in self._tables.items():
-            if sid not in fresh:
+            if sid not in changed:
                 self._append_rows(table, ok)
 
         if ok:
@@ -588,6 +602,14 @@ class AnalyticMemory:
                 ],
             )
         return table
+
+    def _drop(self, table: TableSchema) -> None:
+        self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")
+        for meta in ("adamm_schemas", "adamm_columns"):
+            self.db.execute(
+                f"DELETE FROM {meta} WHERE user_id = ? AND schema_id = ?",
+                [self.user_id, table.schema_id],
+            )
 
     def _append_rows(
         self,

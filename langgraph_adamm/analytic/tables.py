@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from langgraph_adamm.analytic.extraction.base import SOURCE_PRIORITY, Observation
-from langgraph_adamm.analytic.values import convert_units, convertible
+from langgraph_adamm.analytic.values import convert_units, convertible, is_dimensioned
 
 SqlType = Literal["DOUBLE", "BIGINT", "TIMESTAMP", "BOOLEAN", "VARCHAR"]
 NUMERIC_TYPES: frozenset[str] = frozenset({"DOUBLE", "BIGINT"})
@@ -103,6 +103,13 @@ def infer_column_type(
     if numeric / total >= fraction:
         units = Counter(o.value.unit for o in observations if o.value.unit)
         unit = min(units, key=lambda u: (-units[u], u)) if units else None
+        unitless = sum(
+            1 for o in observations if o.value.number is not None and not o.value.unit
+        )
+        if unit is not None and is_dimensioned(unit) and units[unit] * 5 < unitless:
+            # A few values with a unit among many without do not say what the
+            # bare numbers mean; the column stays unitless and those few are NULL.
+            unit = None
         whole = True
         for o in observations:
             if o.value.number is None:
@@ -127,9 +134,12 @@ def cell_value(column: Column, obs: Observation) -> Any:
     if column.sql_type in NUMERIC_TYPES:
         if value.number is None or not convertible(value.unit, column.unit):
             return None
+        if column.unit is None and value.unit and is_dimensioned(value.unit):
+            return None
         number = convert_units(value.number, value.unit, column.unit)
         if column.sql_type == "BIGINT":
-            return int(number) if float(number).is_integer() else number
+            whole = float(number).is_integer() and abs(number) < 2**62
+            return int(number) if whole else float(number)
         return float(number)
     if column.sql_type == "BOOLEAN":
         return value.boolean

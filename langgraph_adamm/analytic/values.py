@@ -7,9 +7,11 @@ that a column can be typed and its units reconciled (7 h 30 min == 450 min).
 
 from __future__ import annotations
 
+import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Literal
 
 ValueKind = Literal["integer", "number", "boolean", "timestamp", "text"]
@@ -142,7 +144,12 @@ _BOOLEANS = {
 
 _NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+"
 _NUMBER_RE = re.compile(
-    rf"^(?P<cur>[$€£])?\s*(?P<num>{_NUMBER})\s*(?P<unit>%|[A-Za-z$€£][A-Za-z/]{{0,11}})?$"
+    rf"^(?P<sign>[-+])?(?P<cur>[$€£])?\s*(?P<num>{_NUMBER})\s*"
+    rf"(?P<unit>%|[A-Za-z$€£][A-Za-z/]{{0,11}})?$"
+)
+_QUALIFIER_RE = re.compile(
+    r"^(?:about|around|approx\.?|approximately|roughly|nearly|almost|~|ca\.?)\s*",
+    re.IGNORECASE,
 )
 _DURATION_RE = re.compile(
     r"^(?:(?P<h>\d+(?:\.\d+)?)\s*(?:h|hr|hrs|hours?)\b)?\s*"
@@ -157,6 +164,9 @@ _TEXT_DATE_RE = re.compile(
     r"|(?P<mon2>[A-Za-z]{3,9})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4}))"
     r"(?:[,\s]+(?:at\s+)?(?P<clock>\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?))?$",
     re.IGNORECASE,
+)
+_ISO_ZONED_RE = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$"
 )
 _ISO_DATE_RE = re.compile(
     r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$"
@@ -202,6 +212,11 @@ def convert_units(value: float, from_unit: str | None, to_unit: str | None) -> f
     return float(f"{result:.12g}")
 
 
+def is_dimensioned(unit: str | None) -> bool:
+    """Whether a unit belongs to a dimension with other units (h vs min, kg vs lb)."""
+    return unit in _UNITS
+
+
 def convertible(from_unit: str | None, to_unit: str | None) -> bool:
     """Whether :func:`convert_units` accepts this pair."""
     if from_unit == to_unit or from_unit is None or to_unit is None:
@@ -236,7 +251,11 @@ def normalize_attribute(name: str) -> tuple[str, str | None]:
         unit = unit or canonical_unit(in_unit.group(1))
         text = text[: in_unit.start()]
     text = _CAMEL_RE.sub("_", text).lower().replace("&", " and ").replace("%", " pct ")
-    text = re.sub(r"[^a-z0-9]+", "_", text).strip("_")[:60].rstrip("_")
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^a-z0-9]+", "_", folded).strip("_")[:60].rstrip("_")
+    if not text and re.search(r"[^\W_]", name):
+        # A name in a script without a Latin reading keeps a stable identifier.
+        text = "a_" + hashlib.sha256(name.strip().lower().encode()).hexdigest()[:8]
     if text and text[0].isdigit():
         text = f"a_{text}"
     if text in AUXILIARY_COLUMNS:
@@ -245,10 +264,12 @@ def normalize_attribute(name: str) -> tuple[str, str | None]:
 
 
 def _parse_number(text: str) -> ParsedValue | None:
-    match = _NUMBER_RE.match(text)
+    match = _NUMBER_RE.match(_QUALIFIER_RE.sub("", text))
     if not match:
         return None
     raw_num = match.group("num").replace(",", "")
+    if match.group("sign") == "-":
+        raw_num = raw_num[1:] if raw_num.startswith("-") else f"-{raw_num}"
     unit_token = match.group("unit") or match.group("cur")
     unit = canonical_unit(unit_token) if unit_token else None
     if unit_token and unit is None:
@@ -287,13 +308,23 @@ def _clock(text: str) -> tuple[int, int] | None:
 
 
 def parse_date_text(text: str) -> datetime | None:
-    """Parse the date forms people write (ISO, "March 2, 2026", "2 Mar 2026")."""
+    """Parse the date forms people write (ISO, "March 2, 2026", "2 Mar 2026").
+
+    ISO times with a zone (``Z``, ``+02:00``) are converted to UTC, as the
+    history reader does with round times.
+    """
     stripped = text.strip()
-    if _ISO_DATE_RE.match(stripped):
+    if _ISO_DATE_RE.match(stripped) or _ISO_ZONED_RE.match(stripped):
         try:
-            return datetime.fromisoformat(stripped)
-        except ValueError:
+            parsed = datetime.fromisoformat(stripped.replace("Z", "+00:00"))
+        except (ValueError, OverflowError):
             return None
+        if parsed.tzinfo is not None:
+            try:
+                parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+            except OverflowError:
+                return None
+        return parsed
     match = _TEXT_DATE_RE.match(stripped)
     if not match:
         return None

@@ -35,7 +35,7 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
                 caption VARCHAR,
                 ocr VARCHAR,
                 problem VARCHAR,
-                PRIMARY KEY (user_id, image_id)
+                PRIMARY KEY (user_id, round_id, image_id)
             )""",
             """CREATE TABLE adamm_observations (
                 user_id VARCHAR NOT NULL,
@@ -83,4 +83,63 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         ],
     ),
 ]
+MIGRATIONS.append(
+    (
+        2,
+        "retrieval memory: events, views, episodes and topics",
+        [
+            "ALTER TABLE adamm_rounds ADD COLUMN indexed BOOLEAN DEFAULT false",
+            "UPDATE adamm_rounds SET indexed = false",
+            """CREATE TABLE adamm_events (
+                user_id VARCHAR NOT NULL,
+                round_id VARCHAR NOT NULL,
+                session_id VARCHAR NOT NULL,
+                "order" BIGINT NOT NULL,
+                time TIMESTAMP,
+                text VARCHAR,
+                text_vec FLOAT[],
+                visual_vec FLOAT[],
+                episode_id INTEGER,
+                PRIMARY KEY (user_id, round_id)
+            )""",
+            """CREATE TABLE adamm_event_views (
+                user_id VARCHAR NOT NULL,
+                round_id VARCHAR NOT NULL,
+                view VARCHAR NOT NULL,
+                modality VARCHAR NOT NULL,
+                vec FLOAT[] NOT NULL
+            )""",
+            """CREATE TABLE adamm_episodes (
+                user_id VARCHAR NOT NULL,
+                episode_id INTEGER NOT NULL,
+                topic_id INTEGER,
+                description VARCHAR,
+                start_time TIMESTAMP,
+                end_time TIMESTAMP,
+                event_ids VARCHAR[],
+                text_sum FLOAT[],
+                visual_sum FLOAT[],
+                visual_count INTEGER,
+                closed BOOLEAN,
+                PRIMARY KEY (user_id, episode_id)
+            )""",
+            """CREATE TABLE adamm_topics (
+                user_id VARCHAR NOT NULL,
+                topic_id INTEGER NOT NULL,
+                description VARCHAR,
+                episode_ids INTEGER[],
+                text_sum FLOAT[],
+                visual_sum FLOAT[],
+                visual_count INTEGER,
+                PRIMARY KEY (user_id, topic_id)
+            )""",
+            """CREATE TABLE adamm_retrieval_meta (
+                user_id VARCHAR PRIMARY KEY,
+                text_encoder VARCHAR,
+                visual_encoder VARCHAR,
+                current_episode INTEGER
+            )""",
+        ],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -43,14 +43,15 @@ _NUMBER_OF_LABEL_RE = re.compile(
 _CLAUSE_SPLIT_RE = re.compile(
     r"[;\n|•·]|[!?](?=\s)|(?<=[^\d\s])\.(?=\s)|(?<=\d)\.(?=\s+[A-Z])"
 )
-_SEGMENT_SPLIT_RE = re.compile(r",\s*|\s+and\s+|\s+&\s+")
+# A comma followed by a digit is a thousands separator (12,345), not a list break.
+_SEGMENT_SPLIT_RE = re.compile(r",(?!\d)\s*|\s+and\s+|\s+&\s+")
 _TABLE_SEP_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
 
 
 def valid_label(label: str) -> bool:
     """Whether text reads as a field label rather than a piece of a sentence."""
-    words = re.findall(r"[A-Za-z']+", label.lower())
-    if not words or len(label.split()) > 6:
+    words = re.findall(r"[^\W\d_]+'?[^\W\d_]*", label.lower())
+    if not words or len(label.split()) > 6 or re.search(r"\d:\d|://", label):
         return False
     return not any(w.strip("'") in _STOPWORDS for w in words)
 

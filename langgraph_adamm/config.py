@@ -42,6 +42,12 @@ class AdaMMConfig:
     episode_max_gap_days: float = 1.0
     text_weight: float = 0.60
     visual_weight: float = 0.40
+    event_window: int = 1
+    """EventLocate returns each event with this many neighbours on each side
+    (within its session)."""
+    episode_context_weight: float = 0.2
+    """Hierarchical round retrieval blends an event's score with its episode's
+    score by this weight (fixed a priori, not tuned on any benchmark)."""
 
     # Query processing (AdaMM §3.5).
     metadata_embedding_weight: float = 0.70

@@ -24,6 +24,17 @@ from langgraph_adamm.history import (
     Round,
     read_history,
 )
+from langgraph_adamm.retrieval.encoders import (
+    DEFAULT_TEXT_MODEL,
+    SentenceTransformerEncoder,
+    TextEncoder,
+    VisualEncoder,
+    load_visual_encoder,
+    retrieval_available,
+    vision_available,
+    warn_once,
+)
+from langgraph_adamm.retrieval.store import MemoryUnit, RetrievalMemory, Scope
 from langgraph_adamm.storage.database import MemoryDatabase
 
 ProgressCallback = Callable[[int, int], None]
@@ -42,6 +53,8 @@ class IngestReport:
     schemas_discovered: list[str] = field(default_factory=list)
     schemas_evolved: list[str] = field(default_factory=list)
     schemas_merged: list[str] = field(default_factory=list)
+    rounds_indexed: int = 0
+    image_problems: list[tuple[str, str, str]] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
     problems: list[HistoryProblem] = field(default_factory=list)
     tables: int = 0
@@ -68,8 +81,12 @@ class IngestReport:
             f"schemas: {len(self.schemas_discovered)} discovered, "
             f"{len(self.schemas_evolved)} evolved, {len(self.schemas_merged)} merged, "
             f"{self.tables} tables in memory",
+            f"retrieval: {self.rounds_indexed} rounds indexed, "
+            f"{len(self.image_problems)} unreadable images",
             f"failures: {len(self.failures)}",
         ]
+        for rid, iid, problem in self.image_problems[:10]:
+            lines.append(f"  image {iid} of round {rid}: {problem[:200]}")
         for rid, err in self.failures[:10]:
             lines.append(f"  {rid}: {err[:200]}")
         if self.problems:
@@ -98,6 +115,9 @@ class Memory:
         model: Any = None,
         extractor: Extractor | None = None,
         config: AdaMMConfig | None = None,
+        retrieval: bool | None = None,
+        text_encoder: TextEncoder | str | None = None,
+        visual_encoder: VisualEncoder | str | None = "default",
     ) -> None:
         if not isinstance(user_id, str) or not user_id:
             raise AdaMMError("user_id must be a non-empty string")
@@ -115,6 +135,50 @@ class Memory:
         self.user_id = user_id
         self.analytic = AnalyticMemory(
             self.db, user_id, config=self.config, describer=describer
+        )
+        self.retrieval = self._open_retrieval(retrieval, text_encoder, visual_encoder)
+
+    def _open_retrieval(
+        self,
+        enabled: bool | None,
+        text_encoder: TextEncoder | str | None,
+        visual_encoder: VisualEncoder | str | None,
+    ) -> RetrievalMemory | None:
+        """Retrieval memory, on by default when its packages are installed."""
+        if enabled is False:
+            return None
+        if enabled is None and not retrieval_available():
+            warn_once(
+                "retrieval-missing",
+                "retrieval memory is off: install 'langgraph-adamm[retrieval]' "
+                "(sentence-transformers, faiss) to turn it on",
+            )
+            return None
+        text = (
+            SentenceTransformerEncoder(text_encoder or DEFAULT_TEXT_MODEL)
+            if text_encoder is None or isinstance(text_encoder, str)
+            else text_encoder
+        )
+        if visual_encoder == "default":
+            visual: VisualEncoder | None = (
+                load_visual_encoder() if vision_available() else None
+            )
+            if visual is None and not vision_available():
+                warn_once(
+                    "visual-missing",
+                    "no visual encoder (install 'langgraph-adamm[vision]'); retrieval "
+                    "runs text-only, with captions and OCR text standing for images",
+                )
+        elif isinstance(visual_encoder, str):
+            visual = load_visual_encoder(visual_encoder)
+        else:
+            visual = visual_encoder
+        return RetrievalMemory(
+            self.db,
+            self.user_id,
+            text_encoder=text,
+            visual_encoder=visual,
+            config=self.config,
         )
 
     # -- ingestion --------------------------------------------------------
@@ -150,6 +214,7 @@ class Memory:
         strict: bool = False,
         retry_failed: bool = False,
         progress: ProgressCallback | None = None,
+        index_progress: ProgressCallback | None = None,
     ) -> IngestReport:
         """Store, extract, mine and materialize a history (or a history file).
 
@@ -172,8 +237,17 @@ class Memory:
             done += len(batch)
             if progress:
                 progress(done, total)
+        self._index(report, index_progress)
         report.tables = len(self.analytic.tables)
         return report
+
+    def _index(self, report: IngestReport, progress: ProgressCallback | None) -> None:
+        if self.retrieval is None:
+            return
+        outcome = self.retrieval.index_pending(progress)
+        report.rounds_indexed += outcome.indexed
+        for rid, iid, problem in outcome.image_problems:
+            report.image_problems.append((rid, iid, problem))
 
     async def aingest(
         self,
@@ -182,6 +256,7 @@ class Memory:
         strict: bool = False,
         retry_failed: bool = False,
         progress: ProgressCallback | None = None,
+        index_progress: ProgressCallback | None = None,
         concurrency: int = 8,
     ) -> IngestReport:
         """Async :meth:`ingest`: extraction calls run concurrently within a batch."""
@@ -206,8 +281,52 @@ class Memory:
             done += len(batch)
             if progress:
                 progress(done, total)
+        await asyncio.to_thread(self._index, report, index_progress)
         report.tables = len(self.analytic.tables)
         return report
+
+    # -- retrieval access -------------------------------------------------
+    def _require_retrieval(self) -> RetrievalMemory:
+        if self.retrieval is None:
+            raise AdaMMError(
+                "retrieval memory is off for this Memory; install "
+                "'langgraph-adamm[retrieval]' and open it with retrieval=True"
+            )
+        return self.retrieval
+
+    def semantic_match(
+        self,
+        query_content: str,
+        retrieval_scope: Scope = "event",
+        result_budget: int = 10,
+    ) -> list[MemoryUnit]:
+        """SemanticMatch: the best topics, episodes or events for a query."""
+        return self._require_retrieval().semantic_match(
+            query_content, retrieval_scope, result_budget
+        )
+
+    def event_locate(
+        self, query_content: str, result_budget: int = 10
+    ) -> list[MemoryUnit]:
+        """EventLocate: the best events, each with its neighbours."""
+        return self._require_retrieval().event_locate(query_content, result_budget)
+
+    async def asemantic_match(
+        self,
+        query_content: str,
+        retrieval_scope: Scope = "event",
+        result_budget: int = 10,
+    ) -> list[MemoryUnit]:
+        """Async :meth:`semantic_match`."""
+        return await asyncio.to_thread(
+            self.semantic_match, query_content, retrieval_scope, result_budget
+        )
+
+    async def aevent_locate(
+        self, query_content: str, result_budget: int = 10
+    ) -> list[MemoryUnit]:
+        """Async :meth:`event_locate`."""
+        return await asyncio.to_thread(self.event_locate, query_content, result_budget)
 
     # -- analytic access ----------------------------------------------------
     @property

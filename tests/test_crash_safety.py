@@ -22,7 +22,7 @@ CHILD = textwrap.dedent("""
 
 @pytest.mark.slow
 def test_killed_ingest_keeps_every_committed_round(tmp_path):
-    hist, _ = generate(seed=3, days=240).write(tmp_path / "data")
+    hist, _ = generate(seed=3, days=120).write(tmp_path / "data")
     db = tmp_path / "m.duckdb"
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(db), str(hist)],

@@ -1,0 +1,1 @@
+"""Retrieval memory (AdaMM §3.4, Appendix A): events, episodes and topics."""

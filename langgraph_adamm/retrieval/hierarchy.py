@@ -1,0 +1,234 @@
+"""The event -> episode -> topic hierarchy, built incrementally (AdaMM Appendix A).
+
+Pure code over vectors: no database, no model. Each node keeps a text vector and,
+when it or its children carry images, a visual vector. Similarity is late fusion
+of the two cosines, 0.6 text / 0.4 visual, with the weights renormalized over the
+modalities both nodes have: a missing modality is left out, never a zero vector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from langgraph_adamm.config import AdaMMConfig
+
+Vector = np.ndarray
+
+
+def fused_similarity(
+    a_text: Vector | None,
+    a_visual: Vector | None,
+    b_text: Vector | None,
+    b_visual: Vector | None,
+    text_weight: float = 0.6,
+    visual_weight: float = 0.4,
+) -> float:
+    """Late fusion of text and visual cosines over the modalities both sides have.
+
+    Vectors are unit length, so a dot product is a cosine. Returns 0.0 when the
+    two sides share no modality.
+    """
+    total = weight = 0.0
+    if a_text is not None and b_text is not None:
+        total += text_weight * float(np.dot(a_text, b_text))
+        weight += text_weight
+    if a_visual is not None and b_visual is not None:
+        total += visual_weight * float(np.dot(a_visual, b_visual))
+        weight += visual_weight
+    return total / weight if weight else 0.0
+
+
+def _unit(v: Vector) -> Vector:
+    n = float(np.linalg.norm(v))
+    return (v / n).astype(np.float32) if n else v.astype(np.float32)
+
+
+@dataclass
+class Event:
+    """One round: its content, place in the history and vectors."""
+
+    round_id: str
+    session_id: str
+    order: int
+    time: datetime | None
+    text: str
+    text_vec: Vector | None
+    visual_vec: Vector | None = None
+    """Pooled (mean, then normalized) embedding of the round's images."""
+    episode_id: int | None = None
+
+
+@dataclass
+class Episode:
+    """Temporally adjacent, similar events."""
+
+    episode_id: int
+    event_ids: list[str] = field(default_factory=list)
+    start: datetime | None = None
+    end: datetime | None = None
+    description: str = ""
+    text_sum: Vector | None = None
+    visual_sum: Vector | None = None
+    visual_count: int = 0
+    topic_id: int | None = None
+    closed: bool = False
+
+    @property
+    def text_vec(self) -> Vector | None:
+        """Mean of the events' text vectors, normalized."""
+        return None if self.text_sum is None else _unit(self.text_sum)
+
+    @property
+    def visual_vec(self) -> Vector | None:
+        """Mean of the image-bearing events' visual vectors, normalized."""
+        return None if self.visual_sum is None else _unit(self.visual_sum)
+
+
+@dataclass
+class Topic:
+    """Related episodes, with no adjacency required."""
+
+    topic_id: int
+    episode_ids: list[int] = field(default_factory=list)
+    description: str = ""
+    text_sum: Vector | None = None
+    visual_sum: Vector | None = None
+    visual_count: int = 0
+
+    @property
+    def text_vec(self) -> Vector | None:
+        """Mean of the episodes' text vectors, normalized."""
+        return None if self.text_sum is None else _unit(self.text_sum)
+
+    @property
+    def visual_vec(self) -> Vector | None:
+        """Mean of the image-bearing episodes' visual vectors, normalized."""
+        return None if self.visual_sum is None else _unit(self.visual_sum)
+
+
+def _add(total: Vector | None, v: Vector | None) -> Vector | None:
+    if v is None:
+        return total
+    return v.astype(np.float32).copy() if total is None else total + v
+
+
+def extractive_summary(texts: Iterable[str], limit: int = 400) -> str:
+    """An offline description: the first sentence of each text, in order."""
+    parts: list[str] = []
+    size = 0
+    for text in texts:
+        first = text.strip().split("\n")[0]
+        for stop in (". ", "? ", "! "):
+            cut = first.find(stop)
+            if cut != -1:
+                first = first[: cut + 1]
+        first = first.strip()
+        if not first or first in parts:
+            continue
+        if size + len(first) > limit:
+            break
+        parts.append(first)
+        size += len(first) + 1
+    return " ".join(parts)
+
+
+@dataclass
+class HierarchyChange:
+    """What one insertion touched, for persistence."""
+
+    episodes: set[int] = field(default_factory=set)
+    topics: set[int] = field(default_factory=set)
+
+
+class Hierarchy:
+    """Incremental construction: each new event touches only its own ancestors."""
+
+    def __init__(self, config: AdaMMConfig | None = None) -> None:
+        self.config = config or AdaMMConfig()
+        self.events: dict[str, Event] = {}
+        self.episodes: dict[int, Episode] = {}
+        self.topics: dict[int, Topic] = {}
+        self.current: int | None = None
+
+    def _fused(
+        self,
+        a_text: Vector | None,
+        a_vis: Vector | None,
+        b_text: Vector | None,
+        b_vis: Vector | None,
+    ) -> float:
+        return fused_similarity(
+            a_text,
+            a_vis,
+            b_text,
+            b_vis,
+            self.config.text_weight,
+            self.config.visual_weight,
+        )
+
+    def joins_current(self, event: Event) -> bool:
+        """Whether the event continues the current episode (gap and similarity)."""
+        if self.current is None:
+            return False
+        ep = self.episodes[self.current]
+        if event.time is not None and ep.end is not None:
+            gap = event.time - ep.end
+            if gap > timedelta(days=self.config.episode_max_gap_days):
+                return False
+        sim = self._fused(event.text_vec, event.visual_vec, ep.text_vec, ep.visual_vec)
+        return sim > self.config.episode_threshold
+
+    def add_event(self, event: Event) -> HierarchyChange:
+        """Insert the next event in history order."""
+        change = HierarchyChange()
+        if not self.joins_current(event):
+            if self.current is not None:
+                change.topics.add(self.close_current())
+                change.episodes.add(self.current)
+            new_id = max(self.episodes, default=0) + 1
+            self.episodes[new_id] = Episode(new_id)
+            self.current = new_id
+        ep = self.episodes[self.current]  # type: ignore[index]
+        ep.event_ids.append(event.round_id)
+        ep.text_sum = _add(ep.text_sum, event.text_vec)
+        if event.visual_vec is not None:
+            ep.visual_sum = _add(ep.visual_sum, event.visual_vec)
+            ep.visual_count += 1
+        if event.time is not None:
+            ep.start = ep.start or event.time
+            ep.end = event.time
+        event.episode_id = ep.episode_id
+        self.events[event.round_id] = event
+        ep.description = extractive_summary(self.events[e].text for e in ep.event_ids)
+        change.episodes.add(ep.episode_id)
+        return change
+
+    def close_current(self) -> int:
+        """Close the current episode and attach it to its best topic (or a new one)."""
+        assert self.current is not None
+        ep = self.episodes[self.current]
+        ep.closed = True
+        best, best_sim = None, self.config.topic_threshold
+        for topic in self.topics.values():
+            sim = self._fused(
+                ep.text_vec, ep.visual_vec, topic.text_vec, topic.visual_vec
+            )
+            if sim > best_sim:
+                best, best_sim = topic, sim
+        if best is None:
+            best = Topic(max(self.topics, default=0) + 1)
+            self.topics[best.topic_id] = best
+        best.episode_ids.append(ep.episode_id)
+        best.text_sum = _add(best.text_sum, ep.text_vec)
+        if ep.visual_vec is not None:
+            best.visual_sum = _add(best.visual_sum, ep.visual_vec)
+            best.visual_count += 1
+        best.description = extractive_summary(
+            self.episodes[e].description for e in best.episode_ids
+        )
+        ep.topic_id = best.topic_id
+        return best.topic_id

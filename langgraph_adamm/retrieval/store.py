@@ -1,0 +1,690 @@
+"""Retrieval memory over the database: events, views, hierarchy and search.
+
+Rounds are indexed in batches after they are stored (independently of attribute
+extraction): their texts and images are embedded outside the transaction, then
+events, views, touched episodes and topics and the rounds' ``indexed`` flag
+commit together. The in-memory hierarchy and FAISS indexes are rebuilt from the
+database on open, so a reopened memory returns the same results.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.errors import AdaMMError, ToolInputError
+from langgraph_adamm.history import DEFAULT_USER_ID, ImageRef, Round
+from langgraph_adamm.retrieval.encoders import (
+    TextEncoder,
+    VisualEncoder,
+    load_image,
+    normalize_rows,
+)
+from langgraph_adamm.retrieval.hierarchy import (
+    Episode,
+    Event,
+    Hierarchy,
+    Topic,
+    fused_similarity,
+)
+from langgraph_adamm.retrieval.index import VectorIndex
+from langgraph_adamm.storage.database import MemoryDatabase
+
+Scope = Literal["topic", "episode", "event"]
+
+
+def round_text(rnd: Round) -> str:
+    """Everything a round says in text: dialogue, captions, OCR."""
+    parts = []
+    if rnd.user:
+        parts.append(f"User: {rnd.user}")
+    if rnd.assistant:
+        parts.append(f"Assistant: {rnd.assistant}")
+    for img in rnd.images:
+        if img.caption:
+            parts.append(f"[Image {img.image_id}] {img.caption}")
+        if img.ocr:
+            parts.append(f"[Text in image {img.image_id}] {img.ocr}")
+    return "\n".join(parts)
+
+
+class MemoryUnit(BaseModel):
+    """A retrieved event, episode or topic with its relevance and meta information."""
+
+    unit_type: Literal["event", "episode", "topic"]
+    unit_id: str
+    score: float
+    content: str
+    round_ids: list[str] = Field(default_factory=list)
+    session_id: str | None = None
+    order: int | None = None
+    time: str | None = None
+    end_time: str | None = None
+    neighbours: list[MemoryUnit] = Field(default_factory=list)
+    """EventLocate: the events around this one in its session, in order."""
+
+
+@dataclass
+class IndexOutcome:
+    """What one indexing pass did."""
+
+    indexed: int = 0
+    image_problems: list[tuple[str, str, str]] = field(default_factory=list)
+    """(round id, image id, problem) for images that could not be read."""
+
+
+def _iso(t: datetime | None) -> str | None:
+    return t.isoformat() if t else None
+
+
+def _vec(v: Any) -> np.ndarray | None:
+    return None if v is None else np.asarray(v, dtype=np.float32)
+
+
+def _list(v: np.ndarray | None) -> list[float] | None:
+    return None if v is None else [float(x) for x in v]
+
+
+class RetrievalMemory:
+    """One user's retrieval memory inside a :class:`MemoryDatabase`.
+
+    Args:
+        db: The memory database.
+        user_id: The namespace.
+        text_encoder: Embeds texts (MiniLM by default, chosen by the caller).
+        visual_encoder: Embeds images and, through its text branch, queries; None
+            runs text-only (captions and OCR still represent images).
+        config: Thresholds, fusion weights and batch size.
+    """
+
+    def __init__(
+        self,
+        db: MemoryDatabase,
+        user_id: str = DEFAULT_USER_ID,
+        *,
+        text_encoder: TextEncoder,
+        visual_encoder: VisualEncoder | None = None,
+        config: AdaMMConfig | None = None,
+    ) -> None:
+        self.db = db
+        self.user_id = user_id
+        self.text_encoder = text_encoder
+        self.visual_encoder = visual_encoder
+        self.config = config or AdaMMConfig()
+        self._check_encoders()
+        self.reload()
+
+    def _check_encoders(self) -> None:
+        row = self.db.fetchall(
+            "SELECT text_encoder, visual_encoder FROM adamm_retrieval_meta "
+            "WHERE user_id = ?",
+            [self.user_id],
+        )
+        visual = self.visual_encoder.name if self.visual_encoder else None
+        if row and row[0][0] != self.text_encoder.name:
+            raise AdaMMError(
+                f"this memory's vectors were made by text encoder {row[0][0]!r}, not "
+                f"{self.text_encoder.name!r}; open it with the same encoder"
+            )
+        if row and row[0][1] and visual and row[0][1] != visual:
+            raise AdaMMError(
+                f"this memory's image vectors were made by {row[0][1]!r}, "
+                f"not {visual!r}"
+            )
+
+    # -- state --------------------------------------------------------------
+    def reload(self) -> None:
+        """Rebuild the hierarchy and the vector indexes from the database."""
+        h = Hierarchy(self.config)
+        rows = self.db.fetchall(
+            'SELECT round_id, session_id, "order", time, text, text_vec, visual_vec, '
+            'episode_id FROM adamm_events WHERE user_id = ? ORDER BY "order"',
+            [self.user_id],
+        )
+        self._event_ids: list[str] = []
+        for rid, sid, order, time, text, tv, vv, ep in rows:
+            h.events[rid] = Event(
+                rid, sid, order, time, text or "", _vec(tv), _vec(vv), ep
+            )
+            self._event_ids.append(rid)
+        self._event_pos = {rid: i for i, rid in enumerate(self._event_ids)}
+        for (
+            eid,
+            tid,
+            desc,
+            start,
+            end,
+            events,
+            tsum,
+            vsum,
+            vcount,
+            closed,
+        ) in self.db.fetchall(
+            "SELECT episode_id, topic_id, description, start_time, end_time, "
+            "event_ids, "
+            "text_sum, visual_sum, visual_count, closed FROM adamm_episodes "
+            "WHERE user_id = ?",
+            [self.user_id],
+        ):
+            h.episodes[eid] = Episode(
+                eid,
+                list(events or []),
+                start,
+                end,
+                desc or "",
+                _vec(tsum),
+                _vec(vsum),
+                vcount or 0,
+                tid,
+                bool(closed),
+            )
+        for tid, desc, eps, tsum, vsum, vcount in self.db.fetchall(
+            "SELECT topic_id, description, episode_ids, text_sum, visual_sum, "
+            "visual_count FROM adamm_topics WHERE user_id = ?",
+            [self.user_id],
+        ):
+            h.topics[tid] = Topic(
+                tid, list(eps or []), desc or "", _vec(tsum), _vec(vsum), vcount or 0
+            )
+        meta = self.db.fetchall(
+            "SELECT current_episode FROM adamm_retrieval_meta WHERE user_id = ?",
+            [self.user_id],
+        )
+        h.current = meta[0][0] if meta else None
+        self.hierarchy = h
+        self._sessions: dict[str, list[str]] = {}
+        for rid in self._event_ids:
+            self._sessions.setdefault(h.events[rid].session_id, []).append(rid)
+        self._text_index = VectorIndex(self.text_encoder.dim)
+        self._text_owner: list[int] = []
+        self._visual_index: VectorIndex | None = None
+        self._visual_owner: list[int] = []
+        self._views: dict[int, tuple[list[int], list[int]]] = {}
+        text_rows: list[tuple[int, Any]] = []
+        visual_rows: list[tuple[int, Any]] = []
+        for rid, modality, vec in self.db.fetchall(
+            "SELECT v.round_id, v.modality, v.vec FROM adamm_event_views v JOIN "
+            "adamm_events e USING (user_id, round_id) WHERE v.user_id = ? "
+            'ORDER BY e."order"',
+            [self.user_id],
+        ):
+            (text_rows if modality == "text" else visual_rows).append(
+                (self._event_pos[rid], vec)
+            )
+        self._add_views(text_rows, visual_rows)
+
+    def _add_views(
+        self, text_rows: list[tuple[int, Any]], visual_rows: list[tuple[int, Any]]
+    ) -> None:
+        if text_rows:
+            base = len(self._text_owner)
+            self._text_index.add(
+                np.asarray([v for _, v in text_rows], dtype=np.float32)
+            )
+            for j, (owner, _) in enumerate(text_rows):
+                self._text_owner.append(owner)
+                self._views.setdefault(owner, ([], []))[0].append(base + j)
+        if visual_rows:
+            if self._visual_index is None:
+                self._visual_index = VectorIndex(len(visual_rows[0][1]))
+            base = len(self._visual_owner)
+            self._visual_index.add(
+                np.asarray([v for _, v in visual_rows], dtype=np.float32)
+            )
+            for j, (owner, _) in enumerate(visual_rows):
+                self._visual_owner.append(owner)
+                self._views.setdefault(owner, ([], []))[1].append(base + j)
+
+    @property
+    def event_count(self) -> int:
+        """Events in memory."""
+        return len(self._event_ids)
+
+    # -- indexing -----------------------------------------------------------
+    def pending_rounds(self) -> list[tuple[int, Round]]:
+        """Stored rounds not yet in retrieval memory, in history order."""
+        rows = self.db.fetchall(
+            'SELECT "order", round_id, session_id, time, user_text, assistant_text '
+            "FROM adamm_rounds WHERE user_id = ? AND NOT coalesce(indexed, false) "
+            'ORDER BY "order"',
+            [self.user_id],
+        )
+        images: dict[str, list[ImageRef]] = {}
+        if rows:
+            for rid, iid, path, url, caption, ocr, problem in self.db.fetchall(
+                "SELECT i.round_id, image_id, path, url, caption, ocr, problem FROM "
+                "adamm_images i JOIN adamm_rounds r USING (user_id, round_id) WHERE "
+                "i.user_id = ? AND NOT coalesce(r.indexed, false) ORDER BY image_id",
+                [self.user_id],
+            ):
+                images.setdefault(rid, []).append(
+                    ImageRef(iid, path, url, caption, ocr, problem)
+                )
+        return [
+            (
+                order,
+                Round(
+                    rid,
+                    sid,
+                    time,
+                    user or "",
+                    assistant or "",
+                    tuple(images.get(rid, ())),
+                ),
+            )
+            for order, rid, sid, time, user, assistant in rows
+        ]
+
+    def index_pending(
+        self, progress: Callable[[int, int], None] | None = None
+    ) -> IndexOutcome:
+        """Embed and insert every pending round, batch by batch."""
+        pending = self.pending_rounds()
+        outcome = IndexOutcome()
+        size = self.config.ingest_batch_size
+        for i in range(0, len(pending), size):
+            batch = pending[i : i + size]
+            try:
+                self._index_batch(batch, outcome)
+            except BaseException:
+                self.reload()
+                raise
+            outcome.indexed += len(batch)
+            if progress:
+                progress(outcome.indexed, len(pending))
+        return outcome
+
+    def _embed_images(
+        self, batch: Sequence[tuple[int, Round]], outcome: IndexOutcome
+    ) -> dict[tuple[str, str], np.ndarray]:
+        if self.visual_encoder is None:
+            return {}
+        loaded: list[tuple[tuple[str, str], Any]] = []
+        for _, rnd in batch:
+            for img in rnd.images:
+                if not img.path or img.problem:
+                    continue
+                try:
+                    loaded.append(((rnd.round_id, img.image_id), load_image(img.path)))
+                except AdaMMError as exc:
+                    outcome.image_problems.append(
+                        (rnd.round_id, img.image_id, str(exc))
+                    )
+        if not loaded:
+            return {}
+        vecs = self.visual_encoder.encode_images([im for _, im in loaded])
+        return {key: vecs[j] for j, (key, _) in enumerate(loaded)}
+
+    def _index_batch(
+        self, batch: Sequence[tuple[int, Round]], outcome: IndexOutcome
+    ) -> None:
+        # Views: the whole round, its dialogue, each caption and OCR text.
+        texts: list[str] = []
+        owners: list[tuple[int, str]] = []
+        for j, (_, rnd) in enumerate(batch):
+            full = round_text(rnd) or rnd.round_id
+            texts.append(full)
+            owners.append((j, "round"))
+            dialogue = "\n".join(x for x in (rnd.user, rnd.assistant) if x)
+            if rnd.images and dialogue:
+                texts.append(dialogue)
+                owners.append((j, "dialogue"))
+            for img in rnd.images:
+                for kind, text in (("caption", img.caption), ("ocr", img.ocr)):
+                    if text:
+                        texts.append(text)
+                        owners.append((j, f"{kind}:{img.image_id}"))
+        problems_before = len(outcome.image_problems)
+        vectors = self.text_encoder.encode(texts)
+        image_vecs = self._embed_images(batch, outcome)
+        full_vec = {
+            j: vectors[k] for k, (j, view) in enumerate(owners) if view == "round"
+        }
+        start = len(self._event_ids)
+        events: list[Event] = []
+        view_rows: list[tuple[str, str, str, np.ndarray]] = []
+        text_new: list[tuple[int, Any]] = []
+        visual_new: list[tuple[int, Any]] = []
+        for j, (order, rnd) in enumerate(batch):
+            keys = [(rnd.round_id, i.image_id) for i in rnd.images]
+            imgs = [image_vecs[k] for k in keys if k in image_vecs]
+            pooled = normalize_rows(np.mean(imgs, axis=0))[0] if imgs else None
+            events.append(
+                Event(
+                    rnd.round_id,
+                    rnd.session_id,
+                    order,
+                    rnd.time,
+                    round_text(rnd),
+                    full_vec[j],
+                    pooled,
+                )
+            )
+            for img, key in zip(rnd.images, keys, strict=True):
+                if key in image_vecs:
+                    view_rows.append(
+                        (
+                            rnd.round_id,
+                            f"image:{img.image_id}",
+                            "visual",
+                            image_vecs[key],
+                        )
+                    )
+                    visual_new.append((start + j, image_vecs[key]))
+        for k, (j, view) in enumerate(owners):
+            view_rows.append((batch[j][1].round_id, view, "text", vectors[k]))
+            text_new.append((start + j, vectors[k]))
+        with self.db.transaction():
+            touched_eps: set[int] = set()
+            touched_topics: set[int] = set()
+            for ev in events:
+                change = self.hierarchy.add_event(ev)
+                touched_eps |= change.episodes
+                touched_topics |= change.topics
+            self._write(events, view_rows, touched_eps, touched_topics)
+            for round_id, image_id, problem in outcome.image_problems[problems_before:]:
+                self.db.execute(
+                    "UPDATE adamm_images SET problem = ? WHERE user_id = ? AND "
+                    "round_id = ? AND image_id = ?",
+                    [problem, self.user_id, round_id, image_id],
+                )
+            self.db.execute(
+                "UPDATE adamm_rounds SET indexed = true WHERE user_id = ? "
+                "AND round_id IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, [r.round_id for _, r in batch]],
+            )
+        for ev in events:
+            self._event_pos[ev.round_id] = len(self._event_ids)
+            self._event_ids.append(ev.round_id)
+            self._sessions.setdefault(ev.session_id, []).append(ev.round_id)
+        self._add_views(text_new, visual_new)
+
+    def _write(
+        self,
+        events: list[Event],
+        views: list[tuple[str, str, str, np.ndarray]],
+        episodes: set[int],
+        topics: set[int],
+    ) -> None:
+        from langgraph_adamm.analytic.store import insert_columns
+
+        uid = self.user_id
+        insert_columns(
+            self.db,
+            "adamm_events",
+            (
+                "user_id",
+                "round_id",
+                "session_id",
+                "order",
+                "time",
+                "text",
+                "text_vec",
+                "visual_vec",
+                "episode_id",
+            ),
+            (
+                "VARCHAR",
+                "VARCHAR",
+                "VARCHAR",
+                "BIGINT",
+                "TIMESTAMP",
+                "VARCHAR",
+                "FLOAT[]",
+                "FLOAT[]",
+                "INTEGER",
+            ),
+            [
+                [uid] * len(events),
+                [e.round_id for e in events],
+                [e.session_id for e in events],
+                [e.order for e in events],
+                [e.time for e in events],
+                [e.text for e in events],
+                [_list(e.text_vec) for e in events],
+                [_list(e.visual_vec) for e in events],
+                [e.episode_id for e in events],
+            ],
+        )
+        insert_columns(
+            self.db,
+            "adamm_event_views",
+            ("user_id", "round_id", "view", "modality", "vec"),
+            ("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "FLOAT[]"),
+            [
+                [uid] * len(views),
+                [v[0] for v in views],
+                [v[1] for v in views],
+                [v[2] for v in views],
+                [_list(v[3]) for v in views],
+            ],
+        )
+        h = self.hierarchy
+        for eid in sorted(episodes):
+            ep = h.episodes[eid]
+            self.db.execute(
+                "INSERT OR REPLACE INTO adamm_episodes "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    uid,
+                    eid,
+                    ep.topic_id,
+                    ep.description,
+                    ep.start,
+                    ep.end,
+                    ep.event_ids,
+                    _list(ep.text_sum),
+                    _list(ep.visual_sum),
+                    ep.visual_count,
+                    ep.closed,
+                ],
+            )
+        for tid in sorted(topics):
+            t = h.topics[tid]
+            self.db.execute(
+                "INSERT OR REPLACE INTO adamm_topics VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    uid,
+                    tid,
+                    t.description,
+                    t.episode_ids,
+                    _list(t.text_sum),
+                    _list(t.visual_sum),
+                    t.visual_count,
+                ],
+            )
+        self.db.execute(
+            "INSERT OR REPLACE INTO adamm_retrieval_meta VALUES (?, ?, ?, ?)",
+            [
+                uid,
+                self.text_encoder.name,
+                self.visual_encoder.name if self.visual_encoder else None,
+                h.current,
+            ],
+        )
+
+    # -- search -------------------------------------------------------------
+    def _query_vectors(self, query: str) -> tuple[np.ndarray, np.ndarray | None]:
+        if not isinstance(query, str) or not query.strip():
+            raise ToolInputError("query_content must be a non-empty text.")
+        q_text = self.text_encoder.encode([query])[0]
+        q_visual = None
+        if self.visual_encoder is not None and self._visual_index is not None:
+            q_visual = self.visual_encoder.encode_text([query])[0]
+        return q_text, q_visual
+
+    def event_scores(
+        self, q_text: np.ndarray, q_visual: np.ndarray | None, candidates: int
+    ) -> dict[int, float]:
+        """Fused scores of the best-matching events (max over each modality's views)."""
+        text_best: dict[int, float] = {}
+        scores, rows = self._text_index.search(q_text, candidates)
+        for s, r in zip(scores, rows, strict=True):
+            owner = self._text_owner[r]
+            text_best[owner] = max(text_best.get(owner, -1.0), float(s))
+        visual_best: dict[int, float] = {}
+        if q_visual is not None and self._visual_index is not None:
+            scores, rows = self._visual_index.search(q_visual, candidates)
+            for s, r in zip(scores, rows, strict=True):
+                owner = self._visual_owner[r]
+                visual_best[owner] = max(visual_best.get(owner, -1.0), float(s))
+        fused: dict[int, float] = {}
+        for owner in set(text_best) | set(visual_best):
+            tviews, vviews = self._views.get(owner, ([], []))
+            t = text_best.get(owner)
+            if t is None and tviews:
+                t = float(np.max(self._text_index.reconstruct(tviews) @ q_text))
+            v = visual_best.get(owner)
+            if v is None and vviews and q_visual is not None and self._visual_index:
+                v = float(np.max(self._visual_index.reconstruct(vviews) @ q_visual))
+            total = weight = 0.0
+            if t is not None:
+                total += self.config.text_weight * t
+                weight += self.config.text_weight
+            if v is not None:
+                total += self.config.visual_weight * v
+                weight += self.config.visual_weight
+            fused[owner] = total / weight if weight else 0.0
+        return fused
+
+    def _event_unit(self, pos: int, score: float) -> MemoryUnit:
+        ev = self.hierarchy.events[self._event_ids[pos]]
+        return MemoryUnit(
+            unit_type="event",
+            unit_id=ev.round_id,
+            score=round(score, 6),
+            content=ev.text,
+            round_ids=[ev.round_id],
+            session_id=ev.session_id,
+            order=ev.order,
+            time=_iso(ev.time),
+        )
+
+    def _node_scores(
+        self,
+        nodes: Sequence[Episode | Topic],
+        q_text: np.ndarray,
+        q_visual: np.ndarray | None,
+    ) -> list[float]:
+        return [
+            fused_similarity(
+                q_text,
+                q_visual,
+                n.text_vec,
+                n.visual_vec,
+                self.config.text_weight,
+                self.config.visual_weight,
+            )
+            for n in nodes
+        ]
+
+    def semantic_match(
+        self,
+        query_content: str,
+        retrieval_scope: Scope = "event",
+        result_budget: int = 10,
+    ) -> list[MemoryUnit]:
+        """SemanticMatch: the best units of one hierarchy level for a query."""
+        if retrieval_scope not in ("event", "episode", "topic"):
+            raise ToolInputError(
+                "retrieval_scope must be one of topic, episode, event."
+            )
+        if not isinstance(result_budget, int) or result_budget < 1:
+            raise ToolInputError("result_budget must be a positive integer.")
+        q_text, q_visual = self._query_vectors(query_content)
+        if retrieval_scope == "event":
+            scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
+            best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:result_budget]
+            return [self._event_unit(pos, s) for pos, s in best]
+        h = self.hierarchy
+        nodes: list[Episode | Topic] = list(
+            h.episodes.values() if retrieval_scope == "episode" else h.topics.values()
+        )
+        ranked = sorted(
+            zip(self._node_scores(nodes, q_text, q_visual), nodes, strict=True),
+            key=lambda x: -x[0],
+        )[:result_budget]
+        out = []
+        for score, node in ranked:
+            if isinstance(node, Episode):
+                first = h.events[node.event_ids[0]] if node.event_ids else None
+                out.append(
+                    MemoryUnit(
+                        unit_type="episode",
+                        unit_id=f"episode:{node.episode_id}",
+                        score=round(score, 6),
+                        content=node.description,
+                        round_ids=list(node.event_ids),
+                        session_id=first.session_id if first else None,
+                        order=first.order if first else None,
+                        time=_iso(node.start),
+                        end_time=_iso(node.end),
+                    )
+                )
+            else:
+                rounds = [r for e in node.episode_ids for r in h.episodes[e].event_ids]
+                out.append(
+                    MemoryUnit(
+                        unit_type="topic",
+                        unit_id=f"topic:{node.topic_id}",
+                        score=round(score, 6),
+                        content=node.description,
+                        round_ids=rounds,
+                    )
+                )
+        return out
+
+    def event_locate(
+        self, query_content: str, result_budget: int = 10, window: int | None = None
+    ) -> list[MemoryUnit]:
+        """EventLocate: the best events, each with its neighbours in its session."""
+        w = self.config.event_window if window is None else window
+        units = self.semantic_match(query_content, "event", result_budget)
+        for unit in units:
+            session = self._sessions[unit.session_id or ""]
+            at = session.index(unit.unit_id)
+            unit.neighbours = [
+                self._event_unit(self._event_pos[rid], 0.0)
+                for rid in session[max(0, at - w) : at + w + 1]
+                if rid != unit.unit_id
+            ]
+        return units
+
+    def retrieve_rounds(
+        self, query: str, k: int = 10, *, hierarchical: bool = True
+    ) -> list[str]:
+        """Round ids for a query, for evaluation against gold evidence rounds.
+
+        With ``hierarchical``, an event's score blends in its episode's score
+        (weight ``config.episode_context_weight``), so that rounds of a matching
+        episode rank together.
+        """
+        q_text, q_visual = self._query_vectors(query)
+        scores = self.event_scores(q_text, q_visual, max(100, 10 * k))
+        if hierarchical and self.config.episode_context_weight > 0:
+            g = self.config.episode_context_weight
+            h = self.hierarchy
+            ep_cache: dict[int, float] = {}
+            for pos in list(scores):
+                ep_id = h.events[self._event_ids[pos]].episode_id
+                if ep_id is None:
+                    continue
+                if ep_id not in ep_cache:
+                    ep = h.episodes[ep_id]
+                    ep_cache[ep_id] = self._node_scores([ep], q_text, q_visual)[0]
+                scores[pos] = (1 - g) * scores[pos] + g * ep_cache[ep_id]
+        best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
+        return [self._event_ids[pos] for pos, _ in best]
+
+
+def describe_unit(unit: MemoryUnit) -> str:
+    """A compact JSON rendering of a unit for prompts and logs."""
+    return json.dumps(unit.model_dump(exclude_none=True), default=str)

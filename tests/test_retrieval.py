@@ -1,0 +1,237 @@
+import numpy as np
+import pytest
+
+from langgraph_adamm import AdaMMConfig, AdaMMError, Memory, ToolInputError
+from langgraph_adamm.retrieval.encoders import (
+    OpenClipEncoder,
+    SentenceTransformerEncoder,
+)
+from tests.conftest import history_from_dict
+
+pytest.importorskip("sentence_transformers")
+pytest.importorskip("faiss")
+
+TEXT = SentenceTransformerEncoder()  # the packaged all-MiniLM-L6-v2, offline
+
+
+def two_sessions():
+    return history_from_dict(
+        {
+            "user_id": "u",
+            "sessions": [
+                {
+                    "session_id": "S1",
+                    "date": "2026-03-01",
+                    "rounds": [
+                        {"user": "I adopted a grey kitten named Miso."},
+                        {"user": "What is a good recipe for banana bread?"},
+                        {"user": "My favourite football team lost again on Sunday."},
+                    ],
+                },
+                {
+                    "session_id": "S2",
+                    "date": "2026-03-09",
+                    "rounds": [
+                        {"user": "We plan a hiking trip to the Dolomites in July."},
+                        {"user": "Can you recommend a laptop for video editing?"},
+                        {"user": "The kitten Miso knocked a plant off the shelf."},
+                    ],
+                },
+            ],
+        }
+    )
+
+
+def open_memory(path=":memory:", visual=None, **kw):
+    return Memory(path, user_id="u", text_encoder=TEXT, visual_encoder=visual, **kw)
+
+
+def test_semantic_match_scopes_and_meta():
+    with open_memory() as m:
+        rep = m.ingest(two_sessions())
+        assert rep.rounds_indexed == 6
+        (top, *_rest) = m.semantic_match("hiking in the mountains", "event", 3)
+        assert top.unit_id == "S2:1" and top.session_id == "S2" and top.order == 4
+        assert top.time == "2026-03-09T00:00:00" and 0 < top.score <= 1
+        eps = m.semantic_match("kitten", "episode", 2)
+        assert all(u.unit_type == "episode" and u.round_ids for u in eps)
+        topics = m.semantic_match("kitten", "topic", 1)
+        assert topics[0].unit_type == "topic"
+        with pytest.raises(ToolInputError):
+            m.semantic_match("x", "planet", 1)
+        with pytest.raises(ToolInputError):
+            m.semantic_match("", "event", 1)
+        with pytest.raises(ToolInputError):
+            m.semantic_match("x", "event", 0)
+
+
+def test_event_locate_windows_stop_at_session_edges():
+    with open_memory() as m:
+        m.ingest(two_sessions())
+        (first,) = m.event_locate("hiking trip to the Dolomites", 1)
+        assert first.unit_id == "S2:1"
+        assert [n.unit_id for n in first.neighbours] == ["S2:2"]  # not S1:3
+        (last,) = m.event_locate("kitten knocked a plant off the shelf", 1)
+        assert last.unit_id == "S2:3" and [n.unit_id for n in last.neighbours] == [
+            "S2:2"
+        ]
+        (mid,) = m.event_locate("banana bread recipe", 1)
+        assert [n.unit_id for n in mid.neighbours] == ["S1:1", "S1:3"]
+
+
+def test_persistence_round_trip(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with open_memory(path) as m:
+        m.ingest(two_sessions())
+        before = [u.model_dump() for u in m.semantic_match("pets", "event", 6)]
+        eps = [u.model_dump() for u in m.semantic_match("pets", "episode", 10)]
+        shape = (
+            len(m.retrieval.hierarchy.episodes),
+            len(m.retrieval.hierarchy.topics),
+            m.retrieval.hierarchy.current,
+        )
+    with open_memory(path) as m:
+        assert [u.model_dump() for u in m.semantic_match("pets", "event", 6)] == before
+        assert [u.model_dump() for u in m.semantic_match("pets", "episode", 10)] == eps
+        h = m.retrieval.hierarchy
+        assert (len(h.episodes), len(h.topics), h.current) == shape
+        rep = m.ingest(two_sessions())
+        assert rep.rounds_indexed == 0 and m.retrieval.event_count == 6
+
+
+def test_reopening_with_another_encoder_is_refused(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with open_memory(path) as m:
+        m.ingest(two_sessions())
+
+    class Other:
+        name, dim = "other-encoder", 384
+
+        def encode(self, texts):
+            return np.ones((len(texts), 384), np.float32) / np.sqrt(384)
+
+    with pytest.raises(AdaMMError, match="same encoder"):
+        Memory(path, user_id="u", text_encoder=Other(), visual_encoder=None)
+
+
+@pytest.fixture(scope="module")
+def tiny_clip():
+    torch = pytest.importorskip("torch")
+    open_clip = pytest.importorskip("open_clip")
+    from open_clip.model import CLIP, CLIPTextCfg, CLIPVisionCfg
+
+    torch.manual_seed(0)
+    model = CLIP(
+        embed_dim=32,
+        vision_cfg=CLIPVisionCfg(
+            layers=2, width=64, patch_size=8, image_size=32, head_width=32
+        ),
+        text_cfg=CLIPTextCfg(
+            context_length=16, vocab_size=49408, width=64, heads=2, layers=2
+        ),
+    )
+    return OpenClipEncoder(
+        model,
+        open_clip.image_transform(32, is_train=False),
+        open_clip.tokenizer.SimpleTokenizer(context_length=16),
+        name="tiny-random-clip",
+        device="cpu",
+    )
+
+
+def image_history(tmp_path, files):
+    return {
+        "user_id": "u",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "date": "2026-03-01",
+                "rounds": [{"user": text, "images": imgs} for text, imgs in files],
+            }
+        ],
+    }
+
+
+def test_visual_path_with_a_random_init_open_clip(tmp_path, tiny_clip):
+    from PIL import Image
+
+    for name, color in (("red.png", (220, 20, 20)), ("blue.png", (20, 20, 220))):
+        Image.new("RGB", (64, 48), color).save(tmp_path / name)
+    doc = image_history(
+        tmp_path,
+        [
+            (
+                "A photo of my new red bicycle.",
+                [{"path": "red.png", "caption": "a red bike"}],
+            ),
+            ("The lake was so blue today.", [{"path": "blue.png"}]),
+            ("No picture this time, just a question about taxes.", []),
+        ],
+    )
+    import json
+
+    p = tmp_path / "h.json"
+    p.write_text(json.dumps(doc))
+    with open_memory(visual=tiny_clip) as m:
+        rep = m.ingest(p)
+        assert rep.rounds_indexed == 3 and not rep.image_problems
+        r = m.retrieval
+        events = r.hierarchy.events
+        assert events["S1:1"].visual_vec is not None and events[
+            "S1:1"
+        ].visual_vec.shape == (32,)
+        assert events["S1:3"].visual_vec is None
+        assert np.isclose(np.linalg.norm(events["S1:2"].visual_vec), 1.0, atol=1e-5)
+        views = dict(
+            m.db.fetchall("SELECT view, count(*) FROM adamm_event_views GROUP BY view")
+        )
+        assert views["image:S1:1:IMG_1"] == 1 and views["caption:S1:1:IMG_1"] == 1
+        units = m.semantic_match("bicycle", "event", 3)
+        assert {u.unit_id for u in units} == {"S1:1", "S1:2", "S1:3"}
+        # Scores of image-bearing events fuse text and image; others are text-only.
+        q_text = TEXT.encode(["bicycle"])[0]
+        q_vis = tiny_clip.encode_text(["bicycle"])[0]
+        scores = r.event_scores(q_text, q_vis, 50)
+        pos = r._event_pos["S1:3"]
+        text_only = float(np.max(r._text_index.reconstruct(r._views[pos][0]) @ q_text))
+        assert scores[pos] == pytest.approx(text_only, abs=1e-5)
+
+
+def test_broken_and_missing_images_keep_the_round(tmp_path, tiny_clip):
+    (tmp_path / "broken.png").write_bytes(b"this is not a png")
+    doc = image_history(
+        tmp_path,
+        [
+            ("My grandmother's apple pie recipe card.", [{"path": "broken.png"}]),
+            ("A scan of the concert ticket for Friday.", [{"path": "gone.png"}]),
+            ("Weather is nice.", []),
+        ],
+    )
+    import json
+
+    p = tmp_path / "h.json"
+    p.write_text(json.dumps(doc))
+    with open_memory(visual=tiny_clip) as m:
+        rep = m.ingest(p)
+        assert any(
+            "image file not found" in str(x) and "gone.png" in str(x)
+            for x in rep.problems
+        )
+        assert [(r, i) for r, i, _ in rep.image_problems] == [("S1:1", "S1:1:IMG_1")]
+        assert "unreadable image" in rep.image_problems[0][2]
+        assert "broken.png" in rep.image_problems[0][2]
+        assert m.analytic.round_status() == {"extracted": 3}
+        assert m.semantic_match("apple pie recipe", "event", 1)[0].unit_id == "S1:1"
+        assert m.semantic_match("concert ticket", "event", 1)[0].unit_id == "S1:2"
+        problems = m.db.fetchall(
+            "SELECT image_id, problem FROM adamm_images WHERE problem IS NOT NULL "
+            "ORDER BY image_id"
+        )
+        assert [p[0] for p in problems] == ["S1:1:IMG_1", "S1:2:IMG_1"]
+
+
+def test_retrieval_can_be_turned_off():
+    with Memory(":memory:", user_id="u", retrieval=False, config=AdaMMConfig()) as m:
+        m.ingest(two_sessions())
+        with pytest.raises(AdaMMError, match="retrieval memory is off"):
+            m.semantic_match("x")

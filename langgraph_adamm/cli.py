@@ -143,6 +143,41 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _text_encoder(name: str | None) -> Any:
+    from langgraph_adamm.retrieval.encoders import (
+        DEFAULT_TEXT_MODEL,
+        SentenceTransformerEncoder,
+    )
+
+    return SentenceTransformerEncoder(name or DEFAULT_TEXT_MODEL)
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from langgraph_adamm.evaluation import mem_gallery
+
+    methods = args.methods or ["adamm", "adamm_events", "flat", "langgraph_store"]
+    result = mem_gallery.evaluate(
+        args.dir,
+        k=args.k,
+        encoder=_text_encoder(args.text_model),
+        methods=methods,
+        log=None if args.quiet else mem_gallery.stderr_log,
+    )
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(mem_gallery.format_table(result))
+    return 0
+
+
+def _convert(args: argparse.Namespace) -> int:
+    from langgraph_adamm.evaluation import mem_gallery
+
+    for path in mem_gallery.convert(args.dir, args.out):
+        print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(
@@ -174,6 +209,28 @@ def build_parser() -> argparse.ArgumentParser:
     tab.add_argument("--user-id", help="one namespace (default: all)")
     tab.add_argument("--json", action="store_true")
     tab.set_defaults(func=_tables)
+
+    ev = sub.add_parser("eval", help="retrieval evaluation on a benchmark")
+    ev.add_argument("benchmark", choices=["mem-gallery"])
+    ev.add_argument("dir", help="folder of scenario files")
+    ev.add_argument("--k", type=int, default=10)
+    ev.add_argument("--json", action="store_true", help="print one JSON object")
+    ev.add_argument(
+        "--methods",
+        nargs="+",
+        choices=["adamm", "adamm_events", "flat", "langgraph_store"],
+    )
+    ev.add_argument("--text-model", help="sentence-transformers model (default MiniLM)")
+    ev.add_argument("--quiet", action="store_true")
+    ev.set_defaults(func=_eval)
+
+    conv = sub.add_parser(
+        "convert", help="convert benchmark files to the history format"
+    )
+    conv.add_argument("benchmark", choices=["mem-gallery"])
+    conv.add_argument("dir")
+    conv.add_argument("out")
+    conv.set_defaults(func=_convert)
 
     demo = sub.add_parser("demo", help="ingest the bundled sample and show the tables")
     demo.add_argument("--db", default="adamm_demo.duckdb")

@@ -1,0 +1,1 @@
+"""Evaluation against public benchmarks."""

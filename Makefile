@@ -24,6 +24,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tools/bench_ingest.py
 	$(BIN)/python tools/bench_operators.py
+	$(BIN)/python tools/bench_retrieval.py
+	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10
 
 clean:
 	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal .pytest_cache .mypy_cache .ruff_cache

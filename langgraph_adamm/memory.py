@@ -24,6 +24,7 @@ from langgraph_adamm.history import (
     Round,
     read_history,
 )
+from langgraph_adamm.retrieval.describe import LLMHierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
     DEFAULT_TEXT_MODEL,
     SentenceTransformerEncoder,
@@ -136,6 +137,7 @@ class Memory:
         self.analytic = AnalyticMemory(
             self.db, user_id, config=self.config, describer=describer
         )
+        self._chat_model = chat_model
         self.retrieval = self._open_retrieval(retrieval, text_encoder, visual_encoder)
 
     def _open_retrieval(
@@ -179,6 +181,11 @@ class Memory:
             text_encoder=text,
             visual_encoder=visual,
             config=self.config,
+            describer=(
+                LLMHierarchyDescriber(self._chat_model)
+                if self._chat_model is not None
+                else None
+            ),
         )
 
     # -- ingestion --------------------------------------------------------

@@ -235,3 +235,29 @@ def test_retrieval_can_be_turned_off():
         m.ingest(two_sessions())
         with pytest.raises(AdaMMError, match="retrieval memory is off"):
             m.semantic_match("x")
+
+
+def test_model_describes_closed_episodes_and_topics_only():
+    from langchain_core.messages import AIMessage
+
+    from langgraph_adamm.analytic.extraction import RuleExtractor
+    from tests.conftest import scripted
+
+    model = scripted([AIMessage(content=f"summary {i}") for i in range(20)])
+    with Memory(
+        ":memory:",
+        user_id="u",
+        model=model,
+        extractor=RuleExtractor(),
+        text_encoder=TEXT,
+        visual_encoder=None,
+    ) as m:
+        m.ingest(two_sessions())
+        h = m.retrieval.hierarchy
+        closed = [e for e in h.episodes.values() if e.closed]
+        assert closed and all(e.description.startswith("summary") for e in closed)
+        assert all(t.description.startswith("summary") for t in h.topics.values())
+        assert not h.episodes[h.current].description.startswith("summary")  # still open
+        used = 20 - len(list(model.messages))
+        # one call per closed episode and one per topic it grew: not one per event
+        assert used == len(closed) + len(h.topics)

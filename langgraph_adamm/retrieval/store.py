@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.history import DEFAULT_USER_ID, ImageRef, Round
+from langgraph_adamm.retrieval.describe import HierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
     TextEncoder,
     VisualEncoder,
@@ -112,8 +113,10 @@ class RetrievalMemory:
         text_encoder: TextEncoder,
         visual_encoder: VisualEncoder | None = None,
         config: AdaMMConfig | None = None,
+        describer: HierarchyDescriber | None = None,
     ) -> None:
         self.db = db
+        self.describer = describer
         self.user_id = user_id
         self.text_encoder = text_encoder
         self.visual_encoder = visual_encoder
@@ -388,6 +391,7 @@ class RetrievalMemory:
                 change = self.hierarchy.add_event(ev)
                 touched_eps |= change.episodes
                 touched_topics |= change.topics
+            self._describe(touched_eps, touched_topics)
             self._write(events, view_rows, touched_eps, touched_topics)
             for round_id, image_id, problem in outcome.image_problems[problems_before:]:
                 self.db.execute(
@@ -406,6 +410,26 @@ class RetrievalMemory:
             self._event_ids.append(ev.round_id)
             self._sessions.setdefault(ev.session_id, []).append(ev.round_id)
         self._add_views(text_new, visual_new)
+
+    def _describe(self, episodes: set[int], topics: set[int]) -> None:
+        """Model-written descriptions for episodes closed and topics grown now.
+
+        Open episodes keep their extractive description until they close.
+        """
+        if self.describer is None:
+            return
+        h = self.hierarchy
+        for eid in sorted(episodes):
+            ep = h.episodes[eid]
+            if ep.closed:
+                ep.description = self.describer.describe_episode(
+                    [h.events[r].text for r in ep.event_ids]
+                )
+        for tid in sorted(topics):
+            topic = h.topics[tid]
+            topic.description = self.describer.describe_topic(
+                [h.episodes[e].description for e in topic.episode_ids]
+            )
 
     def _write(
         self,

@@ -140,6 +140,16 @@ def _demo(args: argparse.Namespace) -> int:
                     f"- {q.question}\n    rank({json.dumps(call)})\n    -> "
                     f"{str(top.get('time', ''))[:10]} (expected {q.answer})"
                 )
+        if memory.retrieval is not None:
+            query = "Can you suggest something to cook for dinner?"
+            print(f"\nRetrieval memory: event_locate({query!r}, result_budget=2)")
+            for unit in memory.event_locate(query, 2):
+                first_line = unit.content.splitlines()[0][:90]
+                around = [n.unit_id for n in unit.neighbours]
+                print(
+                    f"- {unit.unit_id} ({unit.time}) score {unit.score:.3f}: "
+                    f"{first_line}  [neighbours {around}]"
+                )
     return 0
 
 

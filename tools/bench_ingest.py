@@ -2,8 +2,9 @@
 
 Each size is a fresh synthetic history (tools/synthetic_history.py) ingested into
 a fresh DuckDB file with the rule extractor, the default batch size and no
-model. Reported: rounds per second over the whole ingest (reading the file,
-storing raw rounds, extraction, mining, materialization), the median over
+model, and retrieval memory off (embedding throughput is measured by
+bench_retrieval.py). Reported: rounds per second over the whole ingest (reading
+the file, storing raw rounds, extraction, mining, materialization), the median over
 ``--repeat`` runs; and, within the largest run, the median seconds per batch
 over the first and the last ten batches, which shows whether adding a round
 gets dearer as the history grows.
@@ -42,7 +43,8 @@ def run_once(size: int, seed: int, workdir: Path) -> dict[str, float]:
         batch_times.append(now - last[0])
         last[0] = now
 
-    with Memory(db, user_id="synth") as memory:
+    # The analytic pipeline alone: embedding throughput is bench_retrieval.py's.
+    with Memory(db, user_id="synth", retrieval=False) as memory:
         start = time.perf_counter()
         last[0] = start
         report = memory.ingest(hist, progress=progress)

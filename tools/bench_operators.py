@@ -29,7 +29,7 @@ from tools.synthetic_history import generate  # noqa: E402
 
 def build(workdir: Path, rows: int) -> tuple[Memory, str]:
     hist, _ = generate(seed=5, days=40).write(workdir / "h")
-    memory = Memory(workdir / "bench.duckdb", user_id="synth")
+    memory = Memory(workdir / "bench.duckdb", user_id="synth", retrieval=False)
     memory.ingest(hist)
     table = next(t for t in memory.tables if "total_sleep" in t.attributes)
     # Same columns and types as induced; values drawn like the generator's.

@@ -30,12 +30,13 @@ from langgraph_adamm.analytic.tables import (
 )
 from langgraph_adamm.analytic.values import ParsedValue
 from langgraph_adamm.config import AdaMMConfig
-from langgraph_adamm.history import DEFAULT_USER_ID, ImageRef, Round
+from langgraph_adamm.history import DEFAULT_USER_ID, Round
 from langgraph_adamm.storage.database import (
     IDENTIFIER_RE,
     MemoryDatabase,
     quote_ident,
 )
+from langgraph_adamm.storage.rounds import load_rounds
 
 _KEY_SEP = "\x1f"
 _OBS_COLUMNS = (
@@ -275,40 +276,9 @@ class AnalyticMemory:
     ) -> list[tuple[int, Round]]:
         """Stored rounds not yet extracted, in history order, with their order."""
         statuses = ["pending", "failed"] if include_failed else ["pending"]
-        rows = self.db.fetchall(
-            'SELECT "order", round_id, session_id, time, user_text, assistant_text, '
-            "metadata FROM adamm_rounds WHERE user_id = ? AND status IN "
-            '(SELECT unnest(?::VARCHAR[])) ORDER BY "order"',
-            [self.user_id, statuses],
+        return load_rounds(
+            self.db, self.user_id, "status IN (SELECT unnest(?::VARCHAR[]))", [statuses]
         )
-        if not rows:
-            return []
-        images: dict[str, list[ImageRef]] = {}
-        for rid, iid, path, url, caption, ocr, problem in self.db.fetchall(
-            "SELECT i.round_id, image_id, path, url, caption, ocr, problem "
-            "FROM adamm_images i JOIN adamm_rounds r USING (user_id, round_id) "
-            "WHERE i.user_id = ? AND r.status IN (SELECT unnest(?::VARCHAR[])) "
-            "ORDER BY image_id",
-            [self.user_id, statuses],
-        ):
-            images.setdefault(rid, []).append(
-                ImageRef(iid, path, url, caption, ocr, problem)
-            )
-        return [
-            (
-                order,
-                Round(
-                    rid,
-                    sid,
-                    time,
-                    user or "",
-                    assistant or "",
-                    tuple(images.get(rid, ())),
-                    json.loads(meta) if meta else {},
-                ),
-            )
-            for order, rid, sid, time, user, assistant, meta in rows
-        ]
 
     def round_status(self) -> dict[str, int]:
         """Number of stored rounds per status."""

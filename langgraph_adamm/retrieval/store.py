@@ -9,7 +9,6 @@ database on open, so a reopened memory returns the same results.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, ToolInputError
-from langgraph_adamm.history import DEFAULT_USER_ID, ImageRef, Round
+from langgraph_adamm.history import DEFAULT_USER_ID, Round
 from langgraph_adamm.retrieval.describe import HierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
     TextEncoder,
@@ -37,6 +36,7 @@ from langgraph_adamm.retrieval.hierarchy import (
 )
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.rounds import load_rounds
 
 Scope = Literal["topic", "episode", "event"]
 
@@ -253,37 +253,7 @@ class RetrievalMemory:
     # -- indexing -----------------------------------------------------------
     def pending_rounds(self) -> list[tuple[int, Round]]:
         """Stored rounds not yet in retrieval memory, in history order."""
-        rows = self.db.fetchall(
-            'SELECT "order", round_id, session_id, time, user_text, assistant_text '
-            "FROM adamm_rounds WHERE user_id = ? AND NOT coalesce(indexed, false) "
-            'ORDER BY "order"',
-            [self.user_id],
-        )
-        images: dict[str, list[ImageRef]] = {}
-        if rows:
-            for rid, iid, path, url, caption, ocr, problem in self.db.fetchall(
-                "SELECT i.round_id, image_id, path, url, caption, ocr, problem FROM "
-                "adamm_images i JOIN adamm_rounds r USING (user_id, round_id) WHERE "
-                "i.user_id = ? AND NOT coalesce(r.indexed, false) ORDER BY image_id",
-                [self.user_id],
-            ):
-                images.setdefault(rid, []).append(
-                    ImageRef(iid, path, url, caption, ocr, problem)
-                )
-        return [
-            (
-                order,
-                Round(
-                    rid,
-                    sid,
-                    time,
-                    user or "",
-                    assistant or "",
-                    tuple(images.get(rid, ())),
-                ),
-            )
-            for order, rid, sid, time, user, assistant in rows
-        ]
+        return load_rounds(self.db, self.user_id, "NOT coalesce(indexed, false)", [])
 
     def index_pending(
         self, progress: Callable[[int, int], None] | None = None
@@ -707,8 +677,3 @@ class RetrievalMemory:
                 scores[pos] = (1 - g) * scores[pos] + g * ep_cache[ep_id]
         best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
         return [self._event_ids[pos] for pos, _ in best]
-
-
-def describe_unit(unit: MemoryUnit) -> str:
-    """A compact JSON rendering of a unit for prompts and logs."""
-    return json.dumps(unit.model_dump(exclude_none=True), default=str)

@@ -47,6 +47,7 @@ def test_values_people_write():
     assert extract("Started: 2026-03-03T07:45:00Z")["started"][2] == "timestamp"
     assert extract("Started: 2026-03-03T09:45:00+02:00")["started"][2] == "timestamp"
     assert extract("Meeting at 7:45: discuss budget") == {}
+    assert extract("Started: Mar. 3, 2026")["started"][2] == "timestamp"
     got = extract("Café: 3, 体重: 70 kg")
     assert got["cafe"][0] == 3.0
     assert [v for k, v in got.items() if k.startswith("a_")] == [

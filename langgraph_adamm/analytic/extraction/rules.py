@@ -40,8 +40,28 @@ _LABEL_NUMBER_RE = re.compile(rf"^(?P<label>{_LABEL})\s+(?P<value>{_QUANTITY})$"
 _NUMBER_OF_LABEL_RE = re.compile(
     rf"^(?P<value>{_QUANTITY})\s+of\s+(?P<label>{_LABEL})$"
 )
+# Clause breaks: separators, and sentence ends - but not the period of a month
+# abbreviation ("Mar. 3, 2026").
+_MONTH_ABBREVIATIONS = "".join(
+    f"(?<!{m})"
+    for m in (
+        "Jan",
+        "Feb",
+        "Mar",
+        "Apr",
+        "Jun",
+        "Jul",
+        "Aug",
+        "Sep",
+        "Sept",
+        "Oct",
+        "Nov",
+        "Dec",
+    )
+)
 _CLAUSE_SPLIT_RE = re.compile(
-    r"[;\n|•·]|[!?](?=\s)|(?<=[^\d\s])\.(?=\s)|(?<=\d)\.(?=\s+[A-Z])"
+    r"[;\n|•·]|[!?](?=\s)"
+    rf"|(?<=[^\d\s]){_MONTH_ABBREVIATIONS}\.(?=\s)|(?<=\d)\.(?=\s+[A-Z])"
 )
 # A comma followed by a digit is a thousands separator (12,345), not a list break.
 _SEGMENT_SPLIT_RE = re.compile(r",(?!\d)\s*|\s+and\s+|\s+&\s+")

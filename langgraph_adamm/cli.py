@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.history import read_history, read_questions
 from langgraph_adamm.memory import IngestReport, Memory
@@ -35,15 +36,26 @@ def _ingest(args: argparse.Namespace) -> int:
     path = Path(args.file)
     result = read_history(path, strict=args.strict)
     user_id = args.user_id or result.history.user_id
-    with Memory(args.db, user_id=user_id, model=args.model) as memory:
-        if args.batch_size:
-            from dataclasses import replace
+    config = AdaMMConfig(ingest_batch_size=args.batch_size or 500)
+    visual: Any = "default"
+    if args.download_models and not args.no_retrieval:
+        from langgraph_adamm.retrieval.encoders import load_visual_encoder
 
-            memory.config = replace(memory.config, ingest_batch_size=args.batch_size)
+        visual = load_visual_encoder(download=True)
+    with Memory(
+        args.db,
+        user_id=user_id,
+        model=args.model,
+        config=config,
+        retrieval=False if args.no_retrieval else None,
+        text_encoder=args.text_model,
+        visual_encoder=visual,
+    ) as memory:
         report = memory.ingest(
             result.history,
             retry_failed=args.retry_failed,
             progress=None if args.quiet else _progress_bar("extracting"),
+            index_progress=None if args.quiet else _progress_bar("indexing"),
         )
         report.problems.extend(result.problems)
         print(f"user: {user_id}  database: {args.db}")
@@ -85,7 +97,7 @@ def _tables(args: argparse.Namespace) -> int:
     users = [args.user_id] if args.user_id else _users(args.db)
     out = {}
     for user in users:
-        with Memory(args.db, user_id=user) as memory:
+        with Memory(args.db, user_id=user, retrieval=False) as memory:
             if args.json:
                 out[user] = memory.describe_tables()
             else:
@@ -210,6 +222,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ing.add_argument("--batch-size", type=int, help="rounds per transaction")
     ing.add_argument("--quiet", action="store_true", help="no progress bar")
+    ing.add_argument(
+        "--no-retrieval",
+        action="store_true",
+        help="analytic memory only (no embeddings)",
+    )
+    ing.add_argument(
+        "--text-model", help="sentence-transformers model (default: packaged MiniLM)"
+    )
+    ing.add_argument(
+        "--download-models",
+        action="store_true",
+        help="fetch the visual encoder's weights from the hub if missing",
+    )
     ing.set_defaults(func=_ingest)
 
     tab = sub.add_parser(

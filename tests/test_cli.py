@@ -10,6 +10,7 @@ def test_ingest_then_tables(tmp_path, capsys):
     assert main(["ingest", str(hist), "--db", db, "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "user: synth" in out and "failures: 0" in out and "discovered" in out
+    assert "rounds indexed" in out and "retrieval: 0 rounds" not in out
     assert main(["tables", "--db", db, "--json"]) == 0
     tables = json.loads(capsys.readouterr().out)["synth"]
     assert {t["table"] for t in tables} >= {"sleep_log"}
@@ -29,9 +30,10 @@ def test_bad_input_is_reported_and_the_rest_ingested(tmp_path, capsys):
     p = tmp_path / "h.jsonl"
     p.write_text("\n".join(lines))
     db = str(tmp_path / "m.duckdb")
-    assert main(["ingest", str(p), "--db", db, "--quiet"]) == 0
+    assert main(["ingest", str(p), "--db", db, "--quiet", "--no-retrieval"]) == 0
     out = capsys.readouterr().out
     assert "1 new" in out and "input problems: 2" in out and "line 2" in out
+    assert "retrieval: 0 rounds indexed" in out
     assert main(["ingest", str(p), "--db", db, "--strict", "--quiet"]) == 2
     assert "line 2" in capsys.readouterr().err
 

@@ -261,3 +261,145 @@ def test_model_describes_closed_episodes_and_topics_only():
         used = 20 - len(list(model.messages))
         # one call per closed episode and one per topic it grew: not one per event
         assert used == len(closed) + len(h.topics)
+
+
+def test_gap_rule_applies_to_out_of_order_sessions():
+    doc = {
+        "user_id": "u",
+        "sessions": [
+            {
+                "session_id": s,
+                "date": d,
+                "rounds": [{"user": "Practising scales on the violin."}],
+            }
+            for s, d in (
+                ("S1", "2026-03-10"),
+                ("S2", "2026-01-01"),
+                ("S3", "2026-03-20"),
+            )
+        ],
+    }
+    with open_memory() as m:
+        m.ingest(history_from_dict(doc))
+        assert [e.event_ids for e in m.retrieval.hierarchy.episodes.values()] == [
+            ["S1:1"],
+            ["S2:1"],
+            ["S3:1"],
+        ]
+
+
+def test_budget_is_filled_even_when_events_have_many_views():
+    rounds = [
+        {
+            "user": f"photo set {i}",
+            "images": [{"caption": f"picture {i}-{c} of a garden"} for c in range(9)],
+        }
+        for i in range(8)
+    ]
+    rounds += [{"user": f"a note about garden chores number {i}"} for i in range(20)]
+    doc = {"user_id": "u", "sessions": [{"session_id": "S1", "rounds": rounds}]}
+    with open_memory() as m:
+        m.ingest(history_from_dict(doc))
+        for budget in (10, 12, 28, 40):
+            units = m.semantic_match("garden", "event", budget)
+            assert len(units) == min(budget, 28)
+        assert len(m.retrieval.retrieve_rounds("garden", 25)) == 25
+        with pytest.raises(ToolInputError):
+            m.retrieval.retrieve_rounds("garden", -1)
+        with pytest.raises(ToolInputError):
+            m.semantic_match("garden", "event", True)
+
+
+def test_image_only_rounds_get_no_made_up_text_vector(tmp_path, tiny_clip):
+    from PIL import Image
+
+    Image.new("RGB", (40, 40), (0, 200, 0)).save(tmp_path / "g.png")
+    doc = {
+        "user_id": "u",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "rounds": [
+                    {"images": [{"path": str(tmp_path / "g.png")}]},
+                    {"user": "hello there"},
+                ],
+            }
+        ],
+    }
+    with open_memory(visual=tiny_clip) as m:
+        m.ingest(history_from_dict(doc, tmp_path))
+        ev = m.retrieval.hierarchy.events["S1:1"]
+        assert ev.text_vec is None and ev.visual_vec is not None
+        assert m.db.fetchall(
+            "SELECT count(*) FROM adamm_event_views WHERE round_id = 'S1:1' "
+            "AND modality = 'text'"
+        ) == [(0,)]
+
+
+def test_a_decompression_bomb_is_one_images_problem(tmp_path, tiny_clip, monkeypatch):
+    from PIL import Image
+
+    Image.new("L", (100, 100)).save(tmp_path / "bomb.png")
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)  # 10,000 px is now a "bomb"
+    doc = {
+        "user_id": "u",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "rounds": [
+                    {
+                        "user": "a huge scan of the floor plan",
+                        "images": [{"path": str(tmp_path / "bomb.png")}],
+                    },
+                    {"user": "and a note about the kitchen"},
+                ],
+            }
+        ],
+    }
+    with open_memory(visual=tiny_clip) as m:
+        rep = m.ingest(history_from_dict(doc, tmp_path))
+        assert rep.rounds_indexed == 2 and len(rep.image_problems) == 1
+        assert m.semantic_match("floor plan", "event", 1)[0].unit_id == "S1:1"
+
+
+def test_text_only_session_keeps_the_visual_encoders_name(tmp_path, tiny_clip):
+    from PIL import Image
+
+    Image.new("RGB", (40, 40), (200, 0, 0)).save(tmp_path / "r.png")
+    path = tmp_path / "m.duckdb"
+    first = {
+        "user_id": "u",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "rounds": [
+                    {"user": "red", "images": [{"path": str(tmp_path / "r.png")}]}
+                ],
+            }
+        ],
+    }
+    with open_memory(path, visual=tiny_clip) as m:
+        m.ingest(history_from_dict(first, tmp_path))
+    with open_memory(path) as m:  # text-only this time
+        m.ingest(
+            history_from_dict(
+                {
+                    "user_id": "u",
+                    "sessions": [
+                        {"session_id": "S2", "rounds": [{"user": "more text"}]}
+                    ],
+                }
+            )
+        )
+
+    class OtherClip:
+        name, dim = "another-clip", 32
+
+        def encode_images(self, images):
+            return np.ones((len(images), 32), np.float32) / np.sqrt(32)
+
+        def encode_text(self, texts):
+            return np.ones((len(texts), 32), np.float32) / np.sqrt(32)
+
+    with pytest.raises(AdaMMError, match="tiny-random-clip"):
+        open_memory(path, visual=OtherClip())

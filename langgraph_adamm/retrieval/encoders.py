@@ -344,5 +344,10 @@ def load_image(path: str | Path) -> Any:
             return img.convert("RGB")
     except FileNotFoundError:
         raise AdaMMError(f"image file not found: {path}") from None
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
+    except (
+        UnidentifiedImageError,
+        OSError,
+        ValueError,
+        Image.DecompressionBombError,
+    ) as exc:
         raise AdaMMError(f"unreadable image {path}: {exc}") from None

@@ -176,7 +176,8 @@ class Hierarchy:
             return False
         ep = self.episodes[self.current]
         if event.time is not None and ep.end is not None:
-            gap = event.time - ep.end
+            # Either direction: a later ingest may add rounds to an older session.
+            gap = abs(event.time - ep.end)
             if gap > timedelta(days=self.config.episode_max_gap_days):
                 return False
         sim = self._fused(event.text_vec, event.visual_vec, ep.text_vec, ep.visual_vec)

@@ -131,6 +131,7 @@ class RetrievalMemory:
             [self.user_id],
         )
         visual = self.visual_encoder.name if self.visual_encoder else None
+        self._stored_visual: str | None = row[0][1] if row else None
         if row and row[0][0] != self.text_encoder.name:
             raise AdaMMError(
                 f"this memory's vectors were made by text encoder {row[0][0]!r}, not "
@@ -286,14 +287,25 @@ class RetrievalMemory:
                     continue
                 try:
                     loaded.append(((rnd.round_id, img.image_id), load_image(img.path)))
-                except AdaMMError as exc:
+                except Exception as exc:  # noqa: BLE001 - recorded for this image
                     outcome.image_problems.append(
-                        (rnd.round_id, img.image_id, str(exc))
+                        (rnd.round_id, img.image_id, str(exc)[:500])
                     )
         if not loaded:
             return {}
-        vecs = self.visual_encoder.encode_images([im for _, im in loaded])
-        return {key: vecs[j] for j, (key, _) in enumerate(loaded)}
+        try:
+            vecs = self.visual_encoder.encode_images([im for _, im in loaded])
+            return {key: vecs[j] for j, (key, _) in enumerate(loaded)}
+        except Exception:  # noqa: BLE001 - find the image that fails, keep the rest
+            out: dict[tuple[str, str], np.ndarray] = {}
+            for key, im in loaded:
+                try:
+                    out[key] = self.visual_encoder.encode_images([im])[0]
+                except Exception as exc:  # noqa: BLE001
+                    outcome.image_problems.append(
+                        (key[0], key[1], f"image could not be encoded: {exc}"[:500])
+                    )
+            return out
 
     def _index_batch(
         self, batch: Sequence[tuple[int, Round]], outcome: IndexOutcome
@@ -302,9 +314,10 @@ class RetrievalMemory:
         texts: list[str] = []
         owners: list[tuple[int, str]] = []
         for j, (_, rnd) in enumerate(batch):
-            full = round_text(rnd) or rnd.round_id
-            texts.append(full)
-            owners.append((j, "round"))
+            full = round_text(rnd)
+            if full:  # an image-only round has no text vector, not a made-up one
+                texts.append(full)
+                owners.append((j, "round"))
             dialogue = "\n".join(x for x in (rnd.user, rnd.assistant) if x)
             if rnd.images and dialogue:
                 texts.append(dialogue)
@@ -317,7 +330,7 @@ class RetrievalMemory:
         problems_before = len(outcome.image_problems)
         vectors = self.text_encoder.encode(texts)
         image_vecs = self._embed_images(batch, outcome)
-        full_vec = {
+        full_vec: dict[int, np.ndarray] = {
             j: vectors[k] for k, (j, view) in enumerate(owners) if view == "round"
         }
         start = len(self._event_ids)
@@ -336,7 +349,7 @@ class RetrievalMemory:
                     order,
                     rnd.time,
                     round_text(rnd),
-                    full_vec[j],
+                    full_vec.get(j),
                     pooled,
                 )
             )
@@ -500,7 +513,11 @@ class RetrievalMemory:
             [
                 uid,
                 self.text_encoder.name,
-                self.visual_encoder.name if self.visual_encoder else None,
+                # A text-only session keeps the name of the encoder that made the
+                # stored image vectors, so a later mismatch is still refused.
+                self.visual_encoder.name
+                if self.visual_encoder
+                else self._stored_visual,
                 h.current,
             ],
         )
@@ -516,20 +533,32 @@ class RetrievalMemory:
         return q_text, q_visual
 
     def event_scores(
-        self, q_text: np.ndarray, q_visual: np.ndarray | None, candidates: int
+        self, q_text: np.ndarray, q_visual: np.ndarray | None, events: int
     ) -> dict[int, float]:
-        """Fused scores of the best-matching events (max over each modality's views)."""
-        text_best: dict[int, float] = {}
-        scores, rows = self._text_index.search(q_text, candidates)
-        for s, r in zip(scores, rows, strict=True):
-            owner = self._text_owner[r]
-            text_best[owner] = max(text_best.get(owner, -1.0), float(s))
-        visual_best: dict[int, float] = {}
-        if q_visual is not None and self._visual_index is not None:
-            scores, rows = self._visual_index.search(q_visual, candidates)
+        """Fused scores of at least ``events`` best-matching events (when there are).
+
+        Each modality's score is the best of the event's views in it. The view
+        search widens until enough distinct events are found, since one event may
+        own many views.
+        """
+        views = max(len(self._text_index), len(self._visual_index or ()))
+        candidates = events
+        while True:
+            text_best: dict[int, float] = {}
+            scores, rows = self._text_index.search(q_text, candidates)
             for s, r in zip(scores, rows, strict=True):
-                owner = self._visual_owner[r]
-                visual_best[owner] = max(visual_best.get(owner, -1.0), float(s))
+                owner = self._text_owner[r]
+                text_best[owner] = max(text_best.get(owner, -1.0), float(s))
+            visual_best: dict[int, float] = {}
+            if q_visual is not None and self._visual_index is not None:
+                scores, rows = self._visual_index.search(q_visual, candidates)
+                for s, r in zip(scores, rows, strict=True):
+                    owner = self._visual_owner[r]
+                    visual_best[owner] = max(visual_best.get(owner, -1.0), float(s))
+            found = len(text_best.keys() | visual_best.keys())
+            if found >= min(events, len(self._event_ids)) or candidates >= views:
+                break
+            candidates *= 4
         fused: dict[int, float] = {}
         for owner in set(text_best) | set(visual_best):
             tviews, vviews = self._views.get(owner, ([], []))
@@ -591,7 +620,11 @@ class RetrievalMemory:
             raise ToolInputError(
                 "retrieval_scope must be one of topic, episode, event."
             )
-        if not isinstance(result_budget, int) or result_budget < 1:
+        if (
+            isinstance(result_budget, bool)
+            or not isinstance(result_budget, int)
+            or result_budget < 1
+        ):
             raise ToolInputError("result_budget must be a positive integer.")
         q_text, q_visual = self._query_vectors(query_content)
         if retrieval_scope == "event":
@@ -661,6 +694,8 @@ class RetrievalMemory:
         (weight ``config.episode_context_weight``), so that rounds of a matching
         episode rank together.
         """
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ToolInputError("k must be a positive integer.")
         q_text, q_visual = self._query_vectors(query)
         scores = self.event_scores(q_text, q_visual, max(100, 10 * k))
         if hierarchical and self.config.episode_context_weight > 0:

@@ -260,7 +260,12 @@ def test_model_describes_closed_episodes_and_topics_only():
         assert not h.episodes[h.current].description.startswith("summary")  # still open
         used = 20 - len(list(model.messages))
         # one call per closed episode and one per topic it grew: not one per event
-        assert used == len(closed) + len(h.topics)
+        assert used == len(closed) + sum(len(t.episode_ids) for t in h.topics.values())
+        # nodes are embedded from their descriptions (AdaMM App. A)
+        for ep in closed:
+            assert np.allclose(ep.text_vec, TEXT.encode([ep.description])[0], atol=1e-5)
+        for t in h.topics.values():
+            assert np.allclose(t.text_vec, TEXT.encode([t.description])[0], atol=1e-5)
 
 
 def test_gap_rule_applies_to_out_of_order_sessions():

@@ -8,7 +8,7 @@ modalities both nodes have: a missing modality is left out, never a zero vector.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -145,10 +145,24 @@ class HierarchyChange:
 
 
 class Hierarchy:
-    """Incremental construction: each new event touches only its own ancestors."""
+    """Incremental construction: each new event touches only its own ancestors.
 
-    def __init__(self, config: AdaMMConfig | None = None) -> None:
+    Without a describer, node descriptions are extractive and node text vectors
+    pool their children's. With ``describe`` hooks (a model), a closed episode and
+    a grown topic are re-described, and the hook may re-embed the node from its
+    description (AdaMM App. A) before the episode is matched against topics.
+    """
+
+    def __init__(
+        self,
+        config: AdaMMConfig | None = None,
+        *,
+        on_episode_closed: Callable[[Episode, Hierarchy], None] | None = None,
+        on_topic_grown: Callable[[Topic, Hierarchy], None] | None = None,
+    ) -> None:
         self.config = config or AdaMMConfig()
+        self.on_episode_closed = on_episode_closed
+        self.on_topic_grown = on_topic_grown
         self.events: dict[str, Event] = {}
         self.episodes: dict[int, Episode] = {}
         self.topics: dict[int, Topic] = {}
@@ -213,6 +227,8 @@ class Hierarchy:
         assert self.current is not None
         ep = self.episodes[self.current]
         ep.closed = True
+        if self.on_episode_closed is not None:
+            self.on_episode_closed(ep, self)
         best, best_sim = None, self.config.topic_threshold
         for topic in self.topics.values():
             sim = self._fused(
@@ -232,4 +248,6 @@ class Hierarchy:
             self.episodes[e].description for e in best.episode_ids
         )
         ep.topic_id = best.topic_id
+        if self.on_topic_grown is not None:
+            self.on_topic_grown(best, self)
         return best.topic_id

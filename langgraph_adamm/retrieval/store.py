@@ -146,7 +146,11 @@ class RetrievalMemory:
     # -- state --------------------------------------------------------------
     def reload(self) -> None:
         """Rebuild the hierarchy and the vector indexes from the database."""
-        h = Hierarchy(self.config)
+        h = Hierarchy(
+            self.config,
+            on_episode_closed=self._describe_episode if self.describer else None,
+            on_topic_grown=self._describe_topic if self.describer else None,
+        )
         rows = self.db.fetchall(
             'SELECT round_id, session_id, "order", time, text, text_vec, visual_vec, '
             'episode_id FROM adamm_events WHERE user_id = ? ORDER BY "order"',
@@ -374,7 +378,6 @@ class RetrievalMemory:
                 change = self.hierarchy.add_event(ev)
                 touched_eps |= change.episodes
                 touched_topics |= change.topics
-            self._describe(touched_eps, touched_topics)
             self._write(events, view_rows, touched_eps, touched_topics)
             for round_id, image_id, problem in outcome.image_problems[problems_before:]:
                 self.db.execute(
@@ -394,25 +397,21 @@ class RetrievalMemory:
             self._sessions.setdefault(ev.session_id, []).append(ev.round_id)
         self._add_views(text_new, visual_new)
 
-    def _describe(self, episodes: set[int], topics: set[int]) -> None:
-        """Model-written descriptions for episodes closed and topics grown now.
+    def _describe_episode(self, ep: Episode, h: Hierarchy) -> None:
+        """A closed episode, described by the model and embedded from that text."""
+        assert self.describer is not None
+        ep.description = self.describer.describe_episode(
+            [h.events[r].text for r in ep.event_ids]
+        )
+        ep.text_sum = self.text_encoder.encode([ep.description])[0]
 
-        Open episodes keep their extractive description until they close.
-        """
-        if self.describer is None:
-            return
-        h = self.hierarchy
-        for eid in sorted(episodes):
-            ep = h.episodes[eid]
-            if ep.closed:
-                ep.description = self.describer.describe_episode(
-                    [h.events[r].text for r in ep.event_ids]
-                )
-        for tid in sorted(topics):
-            topic = h.topics[tid]
-            topic.description = self.describer.describe_topic(
-                [h.episodes[e].description for e in topic.episode_ids]
-            )
+    def _describe_topic(self, topic: Topic, h: Hierarchy) -> None:
+        """A grown topic, described by the model and embedded from that text."""
+        assert self.describer is not None
+        topic.description = self.describer.describe_topic(
+            [h.episodes[e].description for e in topic.episode_ids]
+        )
+        topic.text_sum = self.text_encoder.encode([topic.description])[0]
 
     def _write(
         self,

@@ -1,4 +1,4 @@
-"""Retrieval memory over the database: events, views, hierarchy and search.
+"""Retrieval memory over the database: events, views, hierarchy, indexing.
 
 Rounds are indexed in batches after they are stored (independently of attribute
 extraction): their texts and images are embedded outside the transaction, then
@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, Field
 
 from langgraph_adamm.config import AdaMMConfig
-from langgraph_adamm.errors import AdaMMError, ToolInputError
+from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.history import DEFAULT_USER_ID, Round
 from langgraph_adamm.retrieval.describe import HierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
@@ -32,13 +30,11 @@ from langgraph_adamm.retrieval.hierarchy import (
     Event,
     Hierarchy,
     Topic,
-    fused_similarity,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
-from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin
+from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.rounds import load_rounds
-
-Scope = Literal["topic", "episode", "event"]
 
 
 def round_text(rnd: Round) -> str:
@@ -56,22 +52,6 @@ def round_text(rnd: Round) -> str:
     return "\n".join(parts)
 
 
-class MemoryUnit(BaseModel):
-    """A retrieved event, episode or topic with its relevance and meta information."""
-
-    unit_type: Literal["event", "episode", "topic"]
-    unit_id: str
-    score: float
-    content: str
-    round_ids: list[str] = Field(default_factory=list)
-    session_id: str | None = None
-    order: int | None = None
-    time: str | None = None
-    end_time: str | None = None
-    neighbours: list[MemoryUnit] = Field(default_factory=list)
-    """EventLocate: the events around this one in its session, in order."""
-
-
 @dataclass
 class IndexOutcome:
     """What one indexing pass did."""
@@ -79,10 +59,6 @@ class IndexOutcome:
     indexed: int = 0
     image_problems: list[tuple[str, str, str]] = field(default_factory=list)
     """(round id, image id, problem) for images that could not be read."""
-
-
-def _iso(t: datetime | None) -> str | None:
-    return t.isoformat() if t else None
 
 
 def _vec(v: Any) -> np.ndarray | None:
@@ -93,7 +69,7 @@ def _list(v: np.ndarray | None) -> list[float] | None:
     return None if v is None else [float(x) for x in v]
 
 
-class RetrievalMemory:
+class RetrievalMemory(SearchMixin):
     """One user's retrieval memory inside a :class:`MemoryDatabase`.
 
     Args:
@@ -420,8 +396,6 @@ class RetrievalMemory:
         episodes: set[int],
         topics: set[int],
     ) -> None:
-        from langgraph_adamm.analytic.store import insert_columns
-
         uid = self.user_id
         insert_columns(
             self.db,
@@ -521,193 +495,5 @@ class RetrievalMemory:
             ],
         )
 
-    # -- search -------------------------------------------------------------
-    def _query_vectors(self, query: str) -> tuple[np.ndarray, np.ndarray | None]:
-        if not isinstance(query, str) or not query.strip():
-            raise ToolInputError("query_content must be a non-empty text.")
-        q_text = self.text_encoder.encode([query])[0]
-        q_visual = None
-        if self.visual_encoder is not None and self._visual_index is not None:
-            q_visual = self.visual_encoder.encode_text([query])[0]
-        return q_text, q_visual
 
-    def event_scores(
-        self, q_text: np.ndarray, q_visual: np.ndarray | None, events: int
-    ) -> dict[int, float]:
-        """Fused scores of at least ``events`` best-matching events (when there are).
-
-        Each modality's score is the best of the event's views in it. The view
-        search widens until enough distinct events are found, since one event may
-        own many views.
-        """
-        views = max(len(self._text_index), len(self._visual_index or ()))
-        candidates = events
-        while True:
-            text_best: dict[int, float] = {}
-            scores, rows = self._text_index.search(q_text, candidates)
-            for s, r in zip(scores, rows, strict=True):
-                owner = self._text_owner[r]
-                text_best[owner] = max(text_best.get(owner, -1.0), float(s))
-            visual_best: dict[int, float] = {}
-            if q_visual is not None and self._visual_index is not None:
-                scores, rows = self._visual_index.search(q_visual, candidates)
-                for s, r in zip(scores, rows, strict=True):
-                    owner = self._visual_owner[r]
-                    visual_best[owner] = max(visual_best.get(owner, -1.0), float(s))
-            found = len(text_best.keys() | visual_best.keys())
-            if found >= min(events, len(self._event_ids)) or candidates >= views:
-                break
-            candidates *= 4
-        fused: dict[int, float] = {}
-        for owner in set(text_best) | set(visual_best):
-            tviews, vviews = self._views.get(owner, ([], []))
-            t = text_best.get(owner)
-            if t is None and tviews:
-                t = float(np.max(self._text_index.reconstruct(tviews) @ q_text))
-            v = visual_best.get(owner)
-            if v is None and vviews and q_visual is not None and self._visual_index:
-                v = float(np.max(self._visual_index.reconstruct(vviews) @ q_visual))
-            total = weight = 0.0
-            if t is not None:
-                total += self.config.text_weight * t
-                weight += self.config.text_weight
-            if v is not None:
-                total += self.config.visual_weight * v
-                weight += self.config.visual_weight
-            fused[owner] = total / weight if weight else 0.0
-        return fused
-
-    def _event_unit(self, pos: int, score: float) -> MemoryUnit:
-        ev = self.hierarchy.events[self._event_ids[pos]]
-        return MemoryUnit(
-            unit_type="event",
-            unit_id=ev.round_id,
-            score=round(score, 6),
-            content=ev.text,
-            round_ids=[ev.round_id],
-            session_id=ev.session_id,
-            order=ev.order,
-            time=_iso(ev.time),
-        )
-
-    def _node_scores(
-        self,
-        nodes: Sequence[Episode | Topic],
-        q_text: np.ndarray,
-        q_visual: np.ndarray | None,
-    ) -> list[float]:
-        return [
-            fused_similarity(
-                q_text,
-                q_visual,
-                n.text_vec,
-                n.visual_vec,
-                self.config.text_weight,
-                self.config.visual_weight,
-            )
-            for n in nodes
-        ]
-
-    def semantic_match(
-        self,
-        query_content: str,
-        retrieval_scope: Scope = "event",
-        result_budget: int = 10,
-    ) -> list[MemoryUnit]:
-        """SemanticMatch: the best units of one hierarchy level for a query."""
-        if retrieval_scope not in ("event", "episode", "topic"):
-            raise ToolInputError(
-                "retrieval_scope must be one of topic, episode, event."
-            )
-        if (
-            isinstance(result_budget, bool)
-            or not isinstance(result_budget, int)
-            or result_budget < 1
-        ):
-            raise ToolInputError("result_budget must be a positive integer.")
-        q_text, q_visual = self._query_vectors(query_content)
-        if retrieval_scope == "event":
-            scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
-            best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:result_budget]
-            return [self._event_unit(pos, s) for pos, s in best]
-        h = self.hierarchy
-        nodes: list[Episode | Topic] = list(
-            h.episodes.values() if retrieval_scope == "episode" else h.topics.values()
-        )
-        ranked = sorted(
-            zip(self._node_scores(nodes, q_text, q_visual), nodes, strict=True),
-            key=lambda x: -x[0],
-        )[:result_budget]
-        out = []
-        for score, node in ranked:
-            if isinstance(node, Episode):
-                first = h.events[node.event_ids[0]] if node.event_ids else None
-                out.append(
-                    MemoryUnit(
-                        unit_type="episode",
-                        unit_id=f"episode:{node.episode_id}",
-                        score=round(score, 6),
-                        content=node.description,
-                        round_ids=list(node.event_ids),
-                        session_id=first.session_id if first else None,
-                        order=first.order if first else None,
-                        time=_iso(node.start),
-                        end_time=_iso(node.end),
-                    )
-                )
-            else:
-                rounds = [r for e in node.episode_ids for r in h.episodes[e].event_ids]
-                out.append(
-                    MemoryUnit(
-                        unit_type="topic",
-                        unit_id=f"topic:{node.topic_id}",
-                        score=round(score, 6),
-                        content=node.description,
-                        round_ids=rounds,
-                    )
-                )
-        return out
-
-    def event_locate(
-        self, query_content: str, result_budget: int = 10, window: int | None = None
-    ) -> list[MemoryUnit]:
-        """EventLocate: the best events, each with its neighbours in its session."""
-        w = self.config.event_window if window is None else window
-        units = self.semantic_match(query_content, "event", result_budget)
-        for unit in units:
-            session = self._sessions[unit.session_id or ""]
-            at = session.index(unit.unit_id)
-            unit.neighbours = [
-                self._event_unit(self._event_pos[rid], 0.0)
-                for rid in session[max(0, at - w) : at + w + 1]
-                if rid != unit.unit_id
-            ]
-        return units
-
-    def retrieve_rounds(
-        self, query: str, k: int = 10, *, hierarchical: bool = True
-    ) -> list[str]:
-        """Round ids for a query, for evaluation against gold evidence rounds.
-
-        With ``hierarchical``, an event's score blends in its episode's score
-        (weight ``config.episode_context_weight``), so that rounds of a matching
-        episode rank together.
-        """
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ToolInputError("k must be a positive integer.")
-        q_text, q_visual = self._query_vectors(query)
-        scores = self.event_scores(q_text, q_visual, max(100, 10 * k))
-        if hierarchical and self.config.episode_context_weight > 0:
-            g = self.config.episode_context_weight
-            h = self.hierarchy
-            ep_cache: dict[int, float] = {}
-            for pos in list(scores):
-                ep_id = h.events[self._event_ids[pos]].episode_id
-                if ep_id is None:
-                    continue
-                if ep_id not in ep_cache:
-                    ep = h.episodes[ep_id]
-                    ep_cache[ep_id] = self._node_scores([ep], q_text, q_visual)[0]
-                scores[pos] = (1 - g) * scores[pos] + g * ep_cache[ep_id]
-        best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
-        return [self._event_ids[pos] for pos, _ in best]
+__all__ = ["IndexOutcome", "MemoryUnit", "RetrievalMemory", "Scope", "round_text"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,21 @@ def namespace_schema(user_id: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "_", user_id.lower()).strip("_")[:24] or "user"
     digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:10]
     return f"mem_{slug}_{digest}"
+
+
+def insert_columns(
+    db: MemoryDatabase,
+    table: str,
+    columns: Sequence[str],
+    types: Sequence[str],
+    values: Sequence[list[Any]],
+) -> None:
+    """Insert many rows at once, column-wise, with bound list parameters."""
+    if not values or not values[0]:
+        return
+    names = ", ".join(quote_ident(c) for c in columns)
+    unnests = ", ".join(f"unnest(?::{t}[])" for t in types)
+    db.execute(f"INSERT INTO {table} ({names}) SELECT {unnests}", list(values))
 
 
 class MemoryDatabase:

@@ -1,0 +1,255 @@
+"""Search over the retrieval memory: SemanticMatch, EventLocate (AdaMM App. B).
+
+Kept apart from indexing and persistence (``store.py``); ``RetrievalMemory``
+combines the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.errors import ToolInputError
+from langgraph_adamm.retrieval.encoders import TextEncoder, VisualEncoder
+from langgraph_adamm.retrieval.hierarchy import (
+    Episode,
+    Hierarchy,
+    Topic,
+    fused_similarity,
+)
+from langgraph_adamm.retrieval.index import VectorIndex
+
+Scope = Literal["topic", "episode", "event"]
+
+
+class MemoryUnit(BaseModel):
+    """A retrieved event, episode or topic with its relevance and meta information."""
+
+    unit_type: Literal["event", "episode", "topic"]
+    unit_id: str
+    score: float
+    content: str
+    round_ids: list[str] = Field(default_factory=list)
+    session_id: str | None = None
+    order: int | None = None
+    time: str | None = None
+    end_time: str | None = None
+    neighbours: list[MemoryUnit] = Field(default_factory=list)
+    """EventLocate: the events around this one in its session, in order."""
+
+
+def _iso(t: datetime | None) -> str | None:
+    return t.isoformat() if t else None
+
+
+class SearchMixin:
+    """Query methods; the state they read is built by ``RetrievalMemory``."""
+
+    config: AdaMMConfig
+    text_encoder: TextEncoder
+    visual_encoder: VisualEncoder | None
+    hierarchy: Hierarchy
+    _event_ids: list[str]
+    _event_pos: dict[str, int]
+    _sessions: dict[str, list[str]]
+    _text_index: VectorIndex
+    _text_owner: list[int]
+    _visual_index: VectorIndex | None
+    _visual_owner: list[int]
+    _views: dict[int, tuple[list[int], list[int]]]
+
+    # -- search -------------------------------------------------------------
+    def _query_vectors(self, query: str) -> tuple[np.ndarray, np.ndarray | None]:
+        if not isinstance(query, str) or not query.strip():
+            raise ToolInputError("query_content must be a non-empty text.")
+        q_text = self.text_encoder.encode([query])[0]
+        q_visual = None
+        if self.visual_encoder is not None and self._visual_index is not None:
+            q_visual = self.visual_encoder.encode_text([query])[0]
+        return q_text, q_visual
+
+    def event_scores(
+        self, q_text: np.ndarray, q_visual: np.ndarray | None, events: int
+    ) -> dict[int, float]:
+        """Fused scores of at least ``events`` best-matching events (when there are).
+
+        Each modality's score is the best of the event's views in it. The view
+        search widens until enough distinct events are found, since one event may
+        own many views.
+        """
+        views = max(len(self._text_index), len(self._visual_index or ()))
+        candidates = events
+        while True:
+            text_best: dict[int, float] = {}
+            scores, rows = self._text_index.search(q_text, candidates)
+            for s, r in zip(scores, rows, strict=True):
+                owner = self._text_owner[r]
+                text_best[owner] = max(text_best.get(owner, -1.0), float(s))
+            visual_best: dict[int, float] = {}
+            if q_visual is not None and self._visual_index is not None:
+                scores, rows = self._visual_index.search(q_visual, candidates)
+                for s, r in zip(scores, rows, strict=True):
+                    owner = self._visual_owner[r]
+                    visual_best[owner] = max(visual_best.get(owner, -1.0), float(s))
+            found = len(text_best.keys() | visual_best.keys())
+            if found >= min(events, len(self._event_ids)) or candidates >= views:
+                break
+            candidates *= 4
+        fused: dict[int, float] = {}
+        for owner in set(text_best) | set(visual_best):
+            tviews, vviews = self._views.get(owner, ([], []))
+            t = text_best.get(owner)
+            if t is None and tviews:
+                t = float(np.max(self._text_index.reconstruct(tviews) @ q_text))
+            v = visual_best.get(owner)
+            if v is None and vviews and q_visual is not None and self._visual_index:
+                v = float(np.max(self._visual_index.reconstruct(vviews) @ q_visual))
+            total = weight = 0.0
+            if t is not None:
+                total += self.config.text_weight * t
+                weight += self.config.text_weight
+            if v is not None:
+                total += self.config.visual_weight * v
+                weight += self.config.visual_weight
+            fused[owner] = total / weight if weight else 0.0
+        return fused
+
+    def _event_unit(self, pos: int, score: float) -> MemoryUnit:
+        ev = self.hierarchy.events[self._event_ids[pos]]
+        return MemoryUnit(
+            unit_type="event",
+            unit_id=ev.round_id,
+            score=round(score, 6),
+            content=ev.text,
+            round_ids=[ev.round_id],
+            session_id=ev.session_id,
+            order=ev.order,
+            time=_iso(ev.time),
+        )
+
+    def _node_scores(
+        self,
+        nodes: Sequence[Episode | Topic],
+        q_text: np.ndarray,
+        q_visual: np.ndarray | None,
+    ) -> list[float]:
+        return [
+            fused_similarity(
+                q_text,
+                q_visual,
+                n.text_vec,
+                n.visual_vec,
+                self.config.text_weight,
+                self.config.visual_weight,
+            )
+            for n in nodes
+        ]
+
+    def semantic_match(
+        self,
+        query_content: str,
+        retrieval_scope: Scope = "event",
+        result_budget: int = 10,
+    ) -> list[MemoryUnit]:
+        """SemanticMatch: the best units of one hierarchy level for a query."""
+        if retrieval_scope not in ("event", "episode", "topic"):
+            raise ToolInputError(
+                "retrieval_scope must be one of topic, episode, event."
+            )
+        if (
+            isinstance(result_budget, bool)
+            or not isinstance(result_budget, int)
+            or result_budget < 1
+        ):
+            raise ToolInputError("result_budget must be a positive integer.")
+        q_text, q_visual = self._query_vectors(query_content)
+        if retrieval_scope == "event":
+            scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
+            best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:result_budget]
+            return [self._event_unit(pos, s) for pos, s in best]
+        h = self.hierarchy
+        nodes: list[Episode | Topic] = list(
+            h.episodes.values() if retrieval_scope == "episode" else h.topics.values()
+        )
+        ranked = sorted(
+            zip(self._node_scores(nodes, q_text, q_visual), nodes, strict=True),
+            key=lambda x: -x[0],
+        )[:result_budget]
+        out = []
+        for score, node in ranked:
+            if isinstance(node, Episode):
+                first = h.events[node.event_ids[0]] if node.event_ids else None
+                out.append(
+                    MemoryUnit(
+                        unit_type="episode",
+                        unit_id=f"episode:{node.episode_id}",
+                        score=round(score, 6),
+                        content=node.description,
+                        round_ids=list(node.event_ids),
+                        session_id=first.session_id if first else None,
+                        order=first.order if first else None,
+                        time=_iso(node.start),
+                        end_time=_iso(node.end),
+                    )
+                )
+            else:
+                rounds = [r for e in node.episode_ids for r in h.episodes[e].event_ids]
+                out.append(
+                    MemoryUnit(
+                        unit_type="topic",
+                        unit_id=f"topic:{node.topic_id}",
+                        score=round(score, 6),
+                        content=node.description,
+                        round_ids=rounds,
+                    )
+                )
+        return out
+
+    def event_locate(
+        self, query_content: str, result_budget: int = 10, window: int | None = None
+    ) -> list[MemoryUnit]:
+        """EventLocate: the best events, each with its neighbours in its session."""
+        w = self.config.event_window if window is None else window
+        units = self.semantic_match(query_content, "event", result_budget)
+        for unit in units:
+            session = self._sessions[unit.session_id or ""]
+            at = session.index(unit.unit_id)
+            unit.neighbours = [
+                self._event_unit(self._event_pos[rid], 0.0)
+                for rid in session[max(0, at - w) : at + w + 1]
+                if rid != unit.unit_id
+            ]
+        return units
+
+    def retrieve_rounds(
+        self, query: str, k: int = 10, *, hierarchical: bool = True
+    ) -> list[str]:
+        """Round ids for a query, for evaluation against gold evidence rounds.
+
+        With ``hierarchical``, an event's score blends in its episode's score
+        (weight ``config.episode_context_weight``), so that rounds of a matching
+        episode rank together.
+        """
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ToolInputError("k must be a positive integer.")
+        q_text, q_visual = self._query_vectors(query)
+        scores = self.event_scores(q_text, q_visual, max(100, 10 * k))
+        if hierarchical and self.config.episode_context_weight > 0:
+            g = self.config.episode_context_weight
+            h = self.hierarchy
+            ep_cache: dict[int, float] = {}
+            for pos in list(scores):
+                ep_id = h.events[self._event_ids[pos]].episode_id
+                if ep_id is None:
+                    continue
+                if ep_id not in ep_cache:
+                    ep = h.episodes[ep_id]
+                    ep_cache[ep_id] = self._node_scores([ep], q_text, q_visual)[0]
+                scores[pos] = (1 - g) * scores[pos] + g * ep_cache[ep_id]
+        best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
+        return [self._event_ids[pos] for pos, _ in best]

@@ -62,8 +62,25 @@ class Event:
     episode_id: int | None = None
 
 
+class _PooledVectors:
+    """Node vectors from running sums of the children's (or a description's)."""
+
+    text_sum: Vector | None
+    visual_sum: Vector | None
+
+    @property
+    def text_vec(self) -> Vector | None:
+        """The pooled text vector, normalized."""
+        return None if self.text_sum is None else _unit(self.text_sum)
+
+    @property
+    def visual_vec(self) -> Vector | None:
+        """The pooled visual vector of the image-bearing children, normalized."""
+        return None if self.visual_sum is None else _unit(self.visual_sum)
+
+
 @dataclass
-class Episode:
+class Episode(_PooledVectors):
     """Temporally adjacent, similar events."""
 
     episode_id: int
@@ -77,19 +94,9 @@ class Episode:
     topic_id: int | None = None
     closed: bool = False
 
-    @property
-    def text_vec(self) -> Vector | None:
-        """Mean of the events' text vectors, normalized."""
-        return None if self.text_sum is None else _unit(self.text_sum)
-
-    @property
-    def visual_vec(self) -> Vector | None:
-        """Mean of the image-bearing events' visual vectors, normalized."""
-        return None if self.visual_sum is None else _unit(self.visual_sum)
-
 
 @dataclass
-class Topic:
+class Topic(_PooledVectors):
     """Related episodes, with no adjacency required."""
 
     topic_id: int
@@ -98,16 +105,6 @@ class Topic:
     text_sum: Vector | None = None
     visual_sum: Vector | None = None
     visual_count: int = 0
-
-    @property
-    def text_vec(self) -> Vector | None:
-        """Mean of the episodes' text vectors, normalized."""
-        return None if self.text_sum is None else _unit(self.text_sum)
-
-    @property
-    def visual_vec(self) -> Vector | None:
-        """Mean of the image-bearing episodes' visual vectors, normalized."""
-        return None if self.visual_sum is None else _unit(self.visual_sum)
 
 
 def _add(total: Vector | None, v: Vector | None) -> Vector | None:

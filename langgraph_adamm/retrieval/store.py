@@ -448,39 +448,84 @@ class RetrievalMemory(SearchMixin):
             ],
         )
         h = self.hierarchy
-        for eid in sorted(episodes):
-            ep = h.episodes[eid]
-            self.db.execute(
-                "INSERT OR REPLACE INTO adamm_episodes "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    uid,
-                    eid,
-                    ep.topic_id,
-                    ep.description,
-                    ep.start,
-                    ep.end,
-                    ep.event_ids,
-                    _list(ep.text_sum),
-                    _list(ep.visual_sum),
-                    ep.visual_count,
-                    ep.closed,
-                ],
-            )
-        for tid in sorted(topics):
-            t = h.topics[tid]
-            self.db.execute(
-                "INSERT OR REPLACE INTO adamm_topics VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    uid,
-                    tid,
-                    t.description,
-                    t.episode_ids,
-                    _list(t.text_sum),
-                    _list(t.visual_sum),
-                    t.visual_count,
-                ],
-            )
+        eps = [h.episodes[e] for e in sorted(episodes)]
+        insert_columns(
+            self.db,
+            "adamm_episodes",
+            (
+                "user_id",
+                "episode_id",
+                "topic_id",
+                "description",
+                "start_time",
+                "end_time",
+                "event_ids",
+                "text_sum",
+                "visual_sum",
+                "visual_count",
+                "closed",
+            ),
+            (
+                "VARCHAR",
+                "INTEGER",
+                "INTEGER",
+                "VARCHAR",
+                "TIMESTAMP",
+                "TIMESTAMP",
+                "VARCHAR[]",
+                "FLOAT[]",
+                "FLOAT[]",
+                "INTEGER",
+                "BOOLEAN",
+            ),
+            [
+                [uid] * len(eps),
+                [e.episode_id for e in eps],
+                [e.topic_id for e in eps],
+                [e.description for e in eps],
+                [e.start for e in eps],
+                [e.end for e in eps],
+                [e.event_ids for e in eps],
+                [_list(e.text_sum) for e in eps],
+                [_list(e.visual_sum) for e in eps],
+                [e.visual_count for e in eps],
+                [e.closed for e in eps],
+            ],
+            replace=True,
+        )
+        tops = [h.topics[t] for t in sorted(topics)]
+        insert_columns(
+            self.db,
+            "adamm_topics",
+            (
+                "user_id",
+                "topic_id",
+                "description",
+                "episode_ids",
+                "text_sum",
+                "visual_sum",
+                "visual_count",
+            ),
+            (
+                "VARCHAR",
+                "INTEGER",
+                "VARCHAR",
+                "INTEGER[]",
+                "FLOAT[]",
+                "FLOAT[]",
+                "INTEGER",
+            ),
+            [
+                [uid] * len(tops),
+                [t.topic_id for t in tops],
+                [t.description for t in tops],
+                [t.episode_ids for t in tops],
+                [_list(t.text_sum) for t in tops],
+                [_list(t.visual_sum) for t in tops],
+                [t.visual_count for t in tops],
+            ],
+            replace=True,
+        )
         self.db.execute(
             "INSERT OR REPLACE INTO adamm_retrieval_meta VALUES (?, ?, ?, ?)",
             [

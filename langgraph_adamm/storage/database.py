@@ -47,13 +47,19 @@ def insert_columns(
     columns: Sequence[str],
     types: Sequence[str],
     values: Sequence[list[Any]],
+    *,
+    replace: bool = False,
 ) -> None:
-    """Insert many rows at once, column-wise, with bound list parameters."""
+    """Insert many rows at once, column-wise, with bound list parameters.
+
+    With ``replace``, rows whose primary key exists replace the stored ones.
+    """
     if not values or not values[0]:
         return
     names = ", ".join(quote_ident(c) for c in columns)
     unnests = ", ".join(f"unnest(?::{t}[])" for t in types)
-    db.execute(f"INSERT INTO {table} ({names}) SELECT {unnests}", list(values))
+    verb = "INSERT OR REPLACE" if replace else "INSERT"
+    db.execute(f"{verb} INTO {table} ({names}) SELECT {unnests}", list(values))
 
 
 class MemoryDatabase:

@@ -62,11 +62,15 @@ class IndexOutcome:
 
 
 def _vec(v: Any) -> np.ndarray | None:
-    return None if v is None else np.asarray(v, dtype=np.float32)
+    """A stored vector (little-endian float32 bytes) as an array."""
+    if v is None:
+        return None
+    return np.frombuffer(bytes(v), dtype="<f4").astype(np.float32)
 
 
-def _list(v: np.ndarray | None) -> list[float] | None:
-    return None if v is None else [float(x) for x in v]
+def _blob(v: np.ndarray | None) -> bytes | None:
+    """A vector as stored: little-endian float32 bytes (one value, not 384)."""
+    return None if v is None else np.asarray(v, dtype="<f4").tobytes()
 
 
 class RetrievalMemory(SearchMixin):
@@ -200,7 +204,7 @@ class RetrievalMemory(SearchMixin):
             [self.user_id],
         ):
             (text_rows if modality == "text" else visual_rows).append(
-                (self._event_pos[rid], vec)
+                (self._event_pos[rid], _vec(vec))
             )
         self._add_views(text_rows, visual_rows)
 
@@ -418,8 +422,8 @@ class RetrievalMemory(SearchMixin):
                 "BIGINT",
                 "TIMESTAMP",
                 "VARCHAR",
-                "FLOAT[]",
-                "FLOAT[]",
+                "BLOB",
+                "BLOB",
                 "INTEGER",
             ),
             [
@@ -429,8 +433,8 @@ class RetrievalMemory(SearchMixin):
                 [e.order for e in events],
                 [e.time for e in events],
                 [e.text for e in events],
-                [_list(e.text_vec) for e in events],
-                [_list(e.visual_vec) for e in events],
+                [_blob(e.text_vec) for e in events],
+                [_blob(e.visual_vec) for e in events],
                 [e.episode_id for e in events],
             ],
         )
@@ -438,13 +442,13 @@ class RetrievalMemory(SearchMixin):
             self.db,
             "adamm_event_views",
             ("user_id", "round_id", "view", "modality", "vec"),
-            ("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "FLOAT[]"),
+            ("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "BLOB"),
             [
                 [uid] * len(views),
                 [v[0] for v in views],
                 [v[1] for v in views],
                 [v[2] for v in views],
-                [_list(v[3]) for v in views],
+                [_blob(v[3]) for v in views],
             ],
         )
         h = self.hierarchy
@@ -473,8 +477,8 @@ class RetrievalMemory(SearchMixin):
                 "TIMESTAMP",
                 "TIMESTAMP",
                 "VARCHAR[]",
-                "FLOAT[]",
-                "FLOAT[]",
+                "BLOB",
+                "BLOB",
                 "INTEGER",
                 "BOOLEAN",
             ),
@@ -486,8 +490,8 @@ class RetrievalMemory(SearchMixin):
                 [e.start for e in eps],
                 [e.end for e in eps],
                 [e.event_ids for e in eps],
-                [_list(e.text_sum) for e in eps],
-                [_list(e.visual_sum) for e in eps],
+                [_blob(e.text_sum) for e in eps],
+                [_blob(e.visual_sum) for e in eps],
                 [e.visual_count for e in eps],
                 [e.closed for e in eps],
             ],
@@ -511,8 +515,8 @@ class RetrievalMemory(SearchMixin):
                 "INTEGER",
                 "VARCHAR",
                 "INTEGER[]",
-                "FLOAT[]",
-                "FLOAT[]",
+                "BLOB",
+                "BLOB",
                 "INTEGER",
             ),
             [
@@ -520,8 +524,8 @@ class RetrievalMemory(SearchMixin):
                 [t.topic_id for t in tops],
                 [t.description for t in tops],
                 [t.episode_ids for t in tops],
-                [_list(t.text_sum) for t in tops],
-                [_list(t.visual_sum) for t in tops],
+                [_blob(t.text_sum) for t in tops],
+                [_blob(t.visual_sum) for t in tops],
                 [t.visual_count for t in tops],
             ],
             replace=True,

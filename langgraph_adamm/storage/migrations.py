@@ -86,7 +86,8 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
 MIGRATIONS.append(
     (
         2,
-        "retrieval memory: events, views, episodes and topics",
+        "retrieval memory: events, views, episodes and topics (vectors as "
+        "little-endian float32 BLOBs)",
         [
             "ALTER TABLE adamm_rounds ADD COLUMN indexed BOOLEAN DEFAULT false",
             "UPDATE adamm_rounds SET indexed = false",
@@ -97,8 +98,8 @@ MIGRATIONS.append(
                 "order" BIGINT NOT NULL,
                 time TIMESTAMP,
                 text VARCHAR,
-                text_vec FLOAT[],
-                visual_vec FLOAT[],
+                text_vec BLOB,
+                visual_vec BLOB,
                 episode_id INTEGER,
                 PRIMARY KEY (user_id, round_id)
             )""",
@@ -107,7 +108,7 @@ MIGRATIONS.append(
                 round_id VARCHAR NOT NULL,
                 view VARCHAR NOT NULL,
                 modality VARCHAR NOT NULL,
-                vec FLOAT[] NOT NULL
+                vec BLOB NOT NULL
             )""",
             """CREATE TABLE adamm_episodes (
                 user_id VARCHAR NOT NULL,
@@ -117,8 +118,8 @@ MIGRATIONS.append(
                 start_time TIMESTAMP,
                 end_time TIMESTAMP,
                 event_ids VARCHAR[],
-                text_sum FLOAT[],
-                visual_sum FLOAT[],
+                text_sum BLOB,
+                visual_sum BLOB,
                 visual_count INTEGER,
                 closed BOOLEAN,
                 PRIMARY KEY (user_id, episode_id)
@@ -128,8 +129,8 @@ MIGRATIONS.append(
                 topic_id INTEGER NOT NULL,
                 description VARCHAR,
                 episode_ids INTEGER[],
-                text_sum FLOAT[],
-                visual_sum FLOAT[],
+                text_sum BLOB,
+                visual_sum BLOB,
                 visual_count INTEGER,
                 PRIMARY KEY (user_id, topic_id)
             )""",

@@ -106,6 +106,13 @@ class Memory:
             and table metadata. None runs fully offline with rule extraction.
         extractor: Overrides the extractor chosen from ``model``.
         config: Parameters (thresholds, batch size, budgets).
+        retrieval: Build the retrieval memory too. None (default): when its
+            packages (``[retrieval]``) are installed; False: analytic only.
+        text_encoder: A :class:`TextEncoder`, or a sentence-transformers model
+            name; None is the packaged all-MiniLM-L6-v2, loaded offline.
+        visual_encoder: A :class:`VisualEncoder`, an open_clip model name,
+            ``"default"`` (SigLIP 2 if its weights are in the local cache; else
+            text-only, said once) or None (text-only).
     """
 
     def __init__(
@@ -138,7 +145,13 @@ class Memory:
             self.db, user_id, config=self.config, describer=describer
         )
         self._chat_model = chat_model
-        self.retrieval = self._open_retrieval(retrieval, text_encoder, visual_encoder)
+        try:
+            self.retrieval = self._open_retrieval(
+                retrieval, text_encoder, visual_encoder
+            )
+        except BaseException:
+            self.db.close()
+            raise
 
     def _open_retrieval(
         self,

@@ -9,6 +9,7 @@ pass SQL. Problems a model can fix raise :class:`ToolInputError`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -28,7 +29,12 @@ from langgraph_adamm.analytic.predicates import (
     resolve_table,
 )
 from langgraph_adamm.analytic.store import AnalyticMemory
-from langgraph_adamm.analytic.tables import NUMERIC_TYPES, TYPE_LABELS, TableSchema
+from langgraph_adamm.analytic.tables import (
+    NUMERIC_TYPES,
+    TYPE_LABELS,
+    Column,
+    TableSchema,
+)
 from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.storage.database import quote_ident
 
@@ -128,6 +134,17 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class _Target:
+    """A compiled target expression."""
+
+    sql: str
+    params: list[Any]
+    sql_type: str
+    column: Column | None
+    """The column when the expression is one plain column, else None."""
+
+
 class _Query:
     """A table plus WHERE clauses under construction."""
 
@@ -144,10 +161,8 @@ class _Query:
             self.where.append(sql)
             self.params.extend(params)
 
-    def expression(
-        self, text: str, *, numeric_only: bool = False
-    ) -> tuple[str, list[Any], str]:
-        """SQL, params and SQL type of a target expression."""
+    def expression(self, text: str, *, numeric_only: bool = False) -> _Target:
+        """A target expression compiled against this table."""
         tree = parse_expression(text)
         cols = {n: resolve_column(self.table, n) for n in expression_columns(tree)}
         if not cols:
@@ -172,8 +187,8 @@ class _Query:
             sql = compile_expression(
                 tree, lambda n: f"CAST({quote_ident(cols[n].name)} AS DOUBLE)", params
             )
-        sql_type = next(iter(cols.values())).sql_type if plain else "DOUBLE"
-        return sql, params, sql_type
+        column = next(iter(cols.values())) if plain else None
+        return _Target(sql, params, column.sql_type if column else "DOUBLE", column)
 
     def where_sql(self, extra: Sequence[str] = ()) -> str:
         clauses = self.where + list(extra)
@@ -253,13 +268,14 @@ def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     a: RankArgs = _validate(RankArgs, args)
     q = _Query(memory, a.table)
     q.add_filters(a.optional_column_filters)
-    expr, expr_params, sql_type = q.expression(a.target_column_expression)
-    if sql_type == "BOOLEAN":
+    target = q.expression(a.target_column_expression)
+    expr, expr_params = target.sql, target.params
+    if target.sql_type == "BOOLEAN":
         raise ToolInputError("Rank needs a number, timestamp or text expression.")
     where = q.where_sql([f"{expr} IS NOT NULL"])
     direction = "DESC" if a.order == "desc" else "ASC"
     tail = f'ORDER BY {expr} {direction}, "time" ASC NULLS LAST, "order" ASC LIMIT ?'
-    plain = isinstance(parse_expression(a.target_column_expression), Col)
+    plain = target.column is not None
     rows = q.select_rows(
         where,
         q.params + expr_params,
@@ -294,19 +310,15 @@ def compute(
             truncated=total > len(rows),
         )
     numeric_only = op in ("sum", "avg", "median", "change")
-    expr, ep, sql_type = q.expression(
-        a.target_column_expression, numeric_only=numeric_only
-    )
+    target = q.expression(a.target_column_expression, numeric_only=numeric_only)
+    expr, ep, sql_type = target.sql, target.params, target.sql_type
     if op in ("min", "max") and sql_type == "BOOLEAN":
         raise ToolInputError(f"{op} needs a number, timestamp or text expression.")
-    tree = parse_expression(a.target_column_expression)
-    unit = None
-    if isinstance(tree, Col):
-        unit = resolve_column(q.table, tree.name).unit
+    unit = target.column.unit if target.column else None
     where = q.where_sql([f"{expr} IS NOT NULL"])
     params = q.params + ep
-    value_sql = None if isinstance(tree, Col) else expr
-    value_params = None if isinstance(tree, Col) else ep
+    value_sql = None if target.column else expr
+    value_params = None if target.column else ep
 
     if op in ("first", "latest", "change"):
         first = q.select_rows(

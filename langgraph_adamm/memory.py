@@ -144,10 +144,9 @@ class Memory:
         self.analytic = AnalyticMemory(
             self.db, user_id, config=self.config, describer=describer
         )
-        self._chat_model = chat_model
         try:
             self.retrieval = self._open_retrieval(
-                retrieval, text_encoder, visual_encoder
+                retrieval, text_encoder, visual_encoder, chat_model
             )
         except BaseException:
             self.db.close()
@@ -158,6 +157,7 @@ class Memory:
         enabled: bool | None,
         text_encoder: TextEncoder | str | None,
         visual_encoder: VisualEncoder | str | None,
+        chat_model: Any,
     ) -> RetrievalMemory | None:
         """Retrieval memory, on by default when its packages are installed."""
         if enabled is False:
@@ -174,11 +174,10 @@ class Memory:
             if text_encoder is None or isinstance(text_encoder, str)
             else text_encoder
         )
+        visual: VisualEncoder | None
         if visual_encoder == "default":
-            visual: VisualEncoder | None = (
-                load_visual_encoder() if vision_available() else None
-            )
-            if visual is None and not vision_available():
+            visual = load_visual_encoder() if vision_available() else None
+            if not vision_available():
                 warn_once(
                     "visual-missing",
                     "no visual encoder (install 'langgraph-adamm[vision]'); retrieval "
@@ -195,9 +194,7 @@ class Memory:
             visual_encoder=visual,
             config=self.config,
             describer=(
-                LLMHierarchyDescriber(self._chat_model)
-                if self._chat_model is not None
-                else None
+                LLMHierarchyDescriber(chat_model) if chat_model is not None else None
             ),
         )
 
@@ -266,8 +263,7 @@ class Memory:
             return
         outcome = self.retrieval.index_pending(progress)
         report.rounds_indexed += outcome.indexed
-        for rid, iid, problem in outcome.image_problems:
-            report.image_problems.append((rid, iid, problem))
+        report.image_problems.extend(outcome.image_problems)
 
     async def aingest(
         self,

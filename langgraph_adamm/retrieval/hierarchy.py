@@ -19,6 +19,27 @@ from langgraph_adamm.config import AdaMMConfig
 Vector = np.ndarray
 
 
+def fuse(
+    text_sim: float | None,
+    visual_sim: float | None,
+    text_weight: float = 0.6,
+    visual_weight: float = 0.4,
+) -> float:
+    """Late fusion of a text and a visual similarity, either of which may be absent.
+
+    The weights are renormalized over the similarities present: a missing
+    modality is left out, never counted as zero. Returns 0.0 when both are absent.
+    """
+    total = weight = 0.0
+    if text_sim is not None:
+        total += text_weight * text_sim
+        weight += text_weight
+    if visual_sim is not None:
+        total += visual_weight * visual_sim
+        weight += visual_weight
+    return total / weight if weight else 0.0
+
+
 def fused_similarity(
     a_text: Vector | None,
     a_visual: Vector | None,
@@ -32,14 +53,17 @@ def fused_similarity(
     Vectors are unit length, so a dot product is a cosine. Returns 0.0 when the
     two sides share no modality.
     """
-    total = weight = 0.0
-    if a_text is not None and b_text is not None:
-        total += text_weight * float(np.dot(a_text, b_text))
-        weight += text_weight
-    if a_visual is not None and b_visual is not None:
-        total += visual_weight * float(np.dot(a_visual, b_visual))
-        weight += visual_weight
-    return total / weight if weight else 0.0
+    text = (
+        float(np.dot(a_text, b_text))
+        if a_text is not None and b_text is not None
+        else None
+    )
+    visual = (
+        float(np.dot(a_visual, b_visual))
+        if a_visual is not None and b_visual is not None
+        else None
+    )
+    return fuse(text, visual, text_weight, visual_weight)
 
 
 def _unit(v: Vector) -> Vector:

@@ -20,6 +20,7 @@ from langgraph_adamm.retrieval.hierarchy import (
     Episode,
     Hierarchy,
     Topic,
+    fuse,
     fused_similarity,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
@@ -45,6 +46,11 @@ class MemoryUnit(BaseModel):
 
 def _iso(t: datetime | None) -> str | None:
     return t.isoformat() if t else None
+
+
+def _require_positive(value: object, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ToolInputError(f"{name} must be a positive integer.")
 
 
 class SearchMixin:
@@ -109,14 +115,9 @@ class SearchMixin:
             v = visual_best.get(owner)
             if v is None and vviews and q_visual is not None and self._visual_index:
                 v = float(np.max(self._visual_index.reconstruct(vviews) @ q_visual))
-            total = weight = 0.0
-            if t is not None:
-                total += self.config.text_weight * t
-                weight += self.config.text_weight
-            if v is not None:
-                total += self.config.visual_weight * v
-                weight += self.config.visual_weight
-            fused[owner] = total / weight if weight else 0.0
+            fused[owner] = fuse(
+                t, v, self.config.text_weight, self.config.visual_weight
+            )
         return fused
 
     def _event_unit(self, pos: int, score: float) -> MemoryUnit:
@@ -161,12 +162,7 @@ class SearchMixin:
             raise ToolInputError(
                 "retrieval_scope must be one of topic, episode, event."
             )
-        if (
-            isinstance(result_budget, bool)
-            or not isinstance(result_budget, int)
-            or result_budget < 1
-        ):
-            raise ToolInputError("result_budget must be a positive integer.")
+        _require_positive(result_budget, "result_budget")
         q_text, q_visual = self._query_vectors(query_content)
         if retrieval_scope == "event":
             scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
@@ -235,8 +231,7 @@ class SearchMixin:
         (weight ``config.episode_context_weight``), so that rounds of a matching
         episode rank together.
         """
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ToolInputError("k must be a positive integer.")
+        _require_positive(k, "k")
         q_text, q_visual = self._query_vectors(query)
         scores = self.event_scores(q_text, q_visual, max(100, 10 * k))
         if hierarchical and self.config.episode_context_weight > 0:

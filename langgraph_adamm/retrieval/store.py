@@ -211,24 +211,19 @@ class RetrievalMemory(SearchMixin):
     def _add_views(
         self, text_rows: list[tuple[int, Any]], visual_rows: list[tuple[int, Any]]
     ) -> None:
-        if text_rows:
-            base = len(self._text_owner)
-            self._text_index.add(
-                np.asarray([v for _, v in text_rows], dtype=np.float32)
-            )
-            for j, (owner, _) in enumerate(text_rows):
-                self._text_owner.append(owner)
-                self._views.setdefault(owner, ([], []))[0].append(base + j)
-        if visual_rows:
-            if self._visual_index is None:
-                self._visual_index = VectorIndex(len(visual_rows[0][1]))
-            base = len(self._visual_owner)
-            self._visual_index.add(
-                np.asarray([v for _, v in visual_rows], dtype=np.float32)
-            )
-            for j, (owner, _) in enumerate(visual_rows):
-                self._visual_owner.append(owner)
-                self._views.setdefault(owner, ([], []))[1].append(base + j)
+        if visual_rows and self._visual_index is None:
+            self._visual_index = VectorIndex(len(visual_rows[0][1]))
+        for slot, rows, index, owners in (
+            (0, text_rows, self._text_index, self._text_owner),
+            (1, visual_rows, self._visual_index, self._visual_owner),
+        ):
+            if not rows or index is None:
+                continue
+            base = len(owners)
+            index.add(np.asarray([v for _, v in rows], dtype=np.float32))
+            for j, (owner, _) in enumerate(rows):
+                owners.append(owner)
+                self._views.setdefault(owner, ([], []))[slot].append(base + j)
 
     @property
     def event_count(self) -> int:
@@ -297,8 +292,9 @@ class RetrievalMemory(SearchMixin):
         # Views: the whole round, its dialogue, each caption and OCR text.
         texts: list[str] = []
         owners: list[tuple[int, str]] = []
+        full_texts = [round_text(rnd) for _, rnd in batch]
         for j, (_, rnd) in enumerate(batch):
-            full = round_text(rnd)
+            full = full_texts[j]
             if full:  # an image-only round has no text vector, not a made-up one
                 texts.append(full)
                 owners.append((j, "round"))
@@ -332,7 +328,7 @@ class RetrievalMemory(SearchMixin):
                     rnd.session_id,
                     order,
                     rnd.time,
-                    round_text(rnd),
+                    full_texts[j],
                     full_vec.get(j),
                     pooled,
                 )

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import copy
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from langgraph_adamm.analytic import operators
 from langgraph_adamm.analytic.describe import LLMDescriber, OfflineDescriber
 from langgraph_adamm.analytic.extraction.base import Extractor, Observation
-from langgraph_adamm.analytic.extraction.llm import LLMExtractor, resolve_chat_model
+from langgraph_adamm.analytic.extraction.llm import LLMExtractor
 from langgraph_adamm.analytic.extraction.rules import RuleExtractor
 from langgraph_adamm.analytic.store import AnalyticMemory, BatchOutcome
 from langgraph_adamm.analytic.tables import TableSchema
+from langgraph_adamm.chat import resolve_chat_model
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.history import (
@@ -24,6 +28,9 @@ from langgraph_adamm.history import (
     Round,
     read_history,
 )
+from langgraph_adamm.messages import messages_to_history
+from langgraph_adamm.planning.catalog import episode_cards, table_cards
+from langgraph_adamm.planning.context import EpisodeCard, TableCard
 from langgraph_adamm.retrieval.describe import LLMHierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
     DEFAULT_TEXT_MODEL,
@@ -40,6 +47,19 @@ from langgraph_adamm.storage.database import MemoryDatabase
 
 ProgressCallback = Callable[[int, int], None]
 """Called with (rounds processed so far, rounds to process)."""
+Extracted = tuple[int, Round, list[Observation] | Exception]
+"""A round's extraction result: its order, the round, observations or the error."""
+
+
+def _query_input(
+    question: str, question_time: str | datetime | None, user_id: str | None
+) -> dict[str, Any]:
+    when = (
+        question_time.isoformat()
+        if isinstance(question_time, datetime)
+        else question_time
+    )
+    return {"question": question, "question_time": when, "user_id": user_id}
 
 
 @dataclass
@@ -141,6 +161,11 @@ class Memory:
         )
         self.db = MemoryDatabase(path)
         self.user_id = user_id
+        self.chat_model = chat_model
+        self._views: dict[str, Memory] = {}
+        self._views_lock = threading.Lock()
+        self._cards: tuple[tuple[int, int, int], Any] | None = None
+        self._graphs: dict[tuple[Any, ...], Any] = {}
         self.analytic = AnalyticMemory(
             self.db, user_id, config=self.config, describer=describer
         )
@@ -199,9 +224,19 @@ class Memory:
         )
 
     # -- ingestion --------------------------------------------------------
-    def _prepare(
-        self, history: History | str | Path, strict: bool, report: IngestReport
-    ) -> None:
+    def store_history(
+        self,
+        history: History | str | Path,
+        *,
+        strict: bool = False,
+        report: IngestReport | None = None,
+    ) -> IngestReport:
+        """Stage 1 of ingestion: store the raw rounds, as pending.
+
+        They are stored before anything else, so that nothing is lost if a later
+        stage fails.
+        """
+        report = report if report is not None else IngestReport()
         if isinstance(history, (str, Path)):
             result = read_history(history, strict=strict)
             report.problems.extend(result.problems)
@@ -212,17 +247,61 @@ class Memory:
                 f"{self.user_id!r}; open Memory(..., user_id={history.user_id!r})"
             )
         rounds = list(history.rounds())
-        report.rounds_read = len(rounds)
+        report.rounds_read += len(rounds)
         size = self.config.ingest_batch_size
         for i in range(0, len(rounds), size):
             new, old = self.analytic.store_rounds(rounds[i : i + size])
             report.rounds_new += new
             report.rounds_already_stored += old
+        return report
 
-    def _batches(self, retry_failed: bool) -> list[list[tuple[int, Round]]]:
+    def pending_batches(
+        self, retry_failed: bool = False
+    ) -> list[list[tuple[int, Round]]]:
+        """Stored rounds still to extract, in batches of ``ingest_batch_size``."""
         pending = self.analytic.pending_rounds(include_failed=retry_failed)
         size = self.config.ingest_batch_size
         return [pending[i : i + size] for i in range(0, len(pending), size)]
+
+    def extract_batch(self, batch: list[tuple[int, Round]]) -> list[Extracted]:
+        """Stage 2: observations of each round (a failure is kept as the error)."""
+        results: list[Extracted] = []
+        for order, rnd in batch:
+            try:
+                results.append((order, rnd, self.extractor.extract(rnd)))
+            except Exception as exc:  # noqa: BLE001 - recorded against the round
+                results.append((order, rnd, exc))
+        return results
+
+    async def aextract_batch(
+        self, batch: list[tuple[int, Round]], concurrency: int = 8
+    ) -> list[Extracted]:
+        """Async :meth:`extract_batch`: extraction calls run concurrently."""
+        gate = asyncio.Semaphore(max(1, concurrency))
+
+        async def run(order: int, rnd: Round) -> Extracted:
+            async with gate:
+                try:
+                    return order, rnd, await self.extractor.aextract(rnd)
+                except Exception as exc:  # noqa: BLE001 - recorded against the round
+                    return order, rnd, exc
+
+        return list(await asyncio.gather(*(run(o, r) for o, r in batch)))
+
+    def apply_extracted(self, results: list[Extracted], report: IngestReport) -> None:
+        """Stage 3: mining, induction and materialization, one transaction a batch."""
+        report.add(self.analytic.apply_batch(results))
+        report.tables = len(self.analytic.tables)
+
+    def index_pending(
+        self, report: IngestReport, progress: ProgressCallback | None = None
+    ) -> None:
+        """Stage 4: events, episodes and topics of the retrieval memory."""
+        if self.retrieval is None:
+            return
+        outcome = self.retrieval.index_pending(progress)
+        report.rounds_indexed += outcome.indexed
+        report.image_problems.extend(outcome.image_problems)
 
     def ingest(
         self,
@@ -239,31 +318,17 @@ class Memory:
         pending by an interrupted run are processed now; with ``retry_failed``,
         rounds whose extraction failed before are extracted again.
         """
-        report = IngestReport()
-        self._prepare(history, strict, report)
-        batches = self._batches(retry_failed)
+        report = self.store_history(history, strict=strict)
+        batches = self.pending_batches(retry_failed)
         total, done = sum(len(b) for b in batches), 0
         for batch in batches:
-            results: list[tuple[int, Round, list[Observation] | Exception]] = []
-            for order, rnd in batch:
-                try:
-                    results.append((order, rnd, self.extractor.extract(rnd)))
-                except Exception as exc:  # noqa: BLE001 - recorded against the round
-                    results.append((order, rnd, exc))
-            report.add(self.analytic.apply_batch(results))
+            self.apply_extracted(self.extract_batch(batch), report)
             done += len(batch)
             if progress:
                 progress(done, total)
-        self._index(report, index_progress)
+        self.index_pending(report, index_progress)
         report.tables = len(self.analytic.tables)
         return report
-
-    def _index(self, report: IngestReport, progress: ProgressCallback | None) -> None:
-        if self.retrieval is None:
-            return
-        outcome = self.retrieval.index_pending(progress)
-        report.rounds_indexed += outcome.indexed
-        report.image_problems.extend(outcome.image_problems)
 
     async def aingest(
         self,
@@ -276,28 +341,16 @@ class Memory:
         concurrency: int = 8,
     ) -> IngestReport:
         """Async :meth:`ingest`: extraction calls run concurrently within a batch."""
-        report = IngestReport()
-        await asyncio.to_thread(self._prepare, history, strict, report)
-        batches = await asyncio.to_thread(self._batches, retry_failed)
+        report = await asyncio.to_thread(self.store_history, history, strict=strict)
+        batches = await asyncio.to_thread(self.pending_batches, retry_failed)
         total, done = sum(len(b) for b in batches), 0
-        gate = asyncio.Semaphore(max(1, concurrency))
-
-        async def run(
-            order: int, rnd: Round
-        ) -> tuple[int, Round, list[Observation] | Exception]:
-            async with gate:
-                try:
-                    return order, rnd, await self.extractor.aextract(rnd)
-                except Exception as exc:  # noqa: BLE001 - recorded against the round
-                    return order, rnd, exc
-
         for batch in batches:
-            results = await asyncio.gather(*(run(o, r) for o, r in batch))
-            report.add(await asyncio.to_thread(self.analytic.apply_batch, results))
+            results = await self.aextract_batch(batch, concurrency)
+            await asyncio.to_thread(self.apply_extracted, results, report)
             done += len(batch)
             if progress:
                 progress(done, total)
-        await asyncio.to_thread(self._index, report, index_progress)
+        await asyncio.to_thread(self.index_pending, report, index_progress)
         report.tables = len(self.analytic.tables)
         return report
 
@@ -418,6 +471,159 @@ class Memory:
                 }
             )
         return out
+
+    # -- users ----------------------------------------------------------------
+    def has_user(self, user_id: str) -> bool:
+        """Whether any round of ``user_id`` is stored in this database."""
+        return bool(
+            self.db.fetchall(
+                "SELECT 1 FROM adamm_rounds WHERE user_id = ? LIMIT 1", [user_id]
+            )
+        )
+
+    def for_user(self, user_id: str | None) -> Memory:
+        """This memory seen as another user's namespace.
+
+        The view shares the database, models and encoders; ``None`` or the own
+        user id gives this memory itself. Closing a view closes the database.
+        """
+        if user_id is None or user_id == self.user_id:
+            return self
+        if not isinstance(user_id, str) or not user_id:
+            raise AdaMMError("user_id must be a non-empty string")
+        with self._views_lock:
+            view = self._views.get(user_id)
+            if view is None:
+                view = copy.copy(self)
+                view.user_id = user_id
+                view._views = {}
+                view._cards = None
+                view._graphs = {}
+                view.analytic = AnalyticMemory(
+                    self.db,
+                    user_id,
+                    config=self.config,
+                    describer=self.analytic.describer,
+                )
+                if self.retrieval is not None:
+                    view.retrieval = RetrievalMemory(
+                        self.db,
+                        user_id,
+                        text_encoder=self.retrieval.text_encoder,
+                        visual_encoder=self.retrieval.visual_encoder,
+                        config=self.config,
+                        describer=self.retrieval.describer,
+                    )
+                self._views[user_id] = view
+            return view
+
+    # -- planning and answering ---------------------------------------------------
+    def planning_cards(self) -> tuple[list[TableCard], list[EpisodeCard]]:
+        """Planning-context candidates (tables, episodes), cached until a change."""
+        h = self.retrieval.hierarchy if self.retrieval is not None else None
+        key = (
+            self.analytic.generation,
+            len(h.events) if h else 0,
+            len(h.episodes) if h else 0,
+        )
+        if self._cards is None or self._cards[0] != key:
+            self._cards = (
+                key,
+                (table_cards(self.analytic), episode_cards(self.retrieval)),
+            )
+        cards: tuple[list[TableCard], list[EpisodeCard]] = self._cards[1]
+        return cards
+
+    def _query_graph(self, options: dict[str, Any]) -> Any:
+        from langgraph_adamm.graphs.query import create_query_graph
+
+        key = tuple(sorted(options.items()))
+        if key not in self._graphs:
+            self._graphs[key] = create_query_graph(self, **options).compile()
+        return self._graphs[key]
+
+    def ask(
+        self,
+        question: str,
+        *,
+        question_time: str | datetime | None = None,
+        user_id: str | None = None,
+        **options: Any,
+    ) -> dict[str, Any]:
+        """Answer a question through the query graph; offline without a model.
+
+        The graph plans, instantiates and executes tool calls, then reads.
+
+        Args:
+            question: The question.
+            question_time: "Now" for relative dates; default the time of the last
+                stored round.
+            user_id: Another namespace of this database (default: this memory's).
+            **options: :func:`create_query_graph` switches (``analytic``,
+                ``retrieval``, ``planning_context``, ``progressive``).
+
+        Returns:
+            ``question``, ``answer``, ``value``, ``unit``, ``evidence``, ``plan``,
+            ``steps`` and ``notes``.
+        """
+        graph = self._query_graph(options)
+        return dict(graph.invoke(_query_input(question, question_time, user_id)))
+
+    async def aask(
+        self,
+        question: str,
+        *,
+        question_time: str | datetime | None = None,
+        user_id: str | None = None,
+        **options: Any,
+    ) -> dict[str, Any]:
+        """Async :meth:`ask`."""
+        graph = self._query_graph(options)
+        return dict(await graph.ainvoke(_query_input(question, question_time, user_id)))
+
+    def tools(self) -> list[Any]:
+        """The six memory tools as LangChain ``StructuredTool``s."""
+        from langgraph_adamm.tools.langchain import create_memory_tools
+
+        return create_memory_tools(self)
+
+    def add_messages(
+        self,
+        messages: Sequence[Any],
+        *,
+        session_id: str | None = None,
+        time: str | datetime | None = None,
+    ) -> IngestReport:
+        """Remember LangChain messages, then ingest them.
+
+        Each human message with the AI reply after it becomes a round (image
+        content blocks become images).
+
+        Args:
+            messages: ``HumanMessage``/``AIMessage`` objects (or dicts with role
+                and content); tool and system messages are skipped.
+            session_id: The session the rounds belong to (default: one per day).
+            time: When the exchange happened (default: now).
+        """
+        return self.ingest(
+            messages_to_history(
+                messages, self.user_id, session_id=session_id, time=time
+            )
+        )
+
+    async def aadd_messages(
+        self,
+        messages: Sequence[Any],
+        *,
+        session_id: str | None = None,
+        time: str | datetime | None = None,
+    ) -> IngestReport:
+        """Async :meth:`add_messages`."""
+        return await self.aingest(
+            messages_to_history(
+                messages, self.user_id, session_id=session_id, time=time
+            )
+        )
 
     def close(self) -> None:
         """Close the database."""

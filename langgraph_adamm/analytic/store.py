@@ -103,6 +103,8 @@ class AnalyticMemory(MaterializerMixin):
         self.config = config or AdaMMConfig()
         self.describer = describer or OfflineDescriber()
         self.namespace = db.ensure_namespace(user_id)
+        self.generation = 0
+        """Bumped by every applied batch, so that caches of derived data can tell."""
         self.reload()
 
     # -- state ------------------------------------------------------------
@@ -287,6 +289,7 @@ class AnalyticMemory(MaterializerMixin):
         Everything commits in one transaction; on any error nothing is written and
         the in-memory state is reloaded from the database.
         """
+        self.generation += 1
         try:
             with self.db.transaction():
                 return self._apply_batch(batch)

@@ -7,7 +7,6 @@ import logging
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
 from langgraph_adamm.analytic.extraction.base import (
@@ -16,7 +15,8 @@ from langgraph_adamm.analytic.extraction.base import (
     SourceKind,
     make_observation,
 )
-from langgraph_adamm.errors import AdaMMError, ExtractionError
+from langgraph_adamm.chat import parse_output, resolve_chat_model, structured_runnable
+from langgraph_adamm.errors import ExtractionError
 from langgraph_adamm.history import Round
 
 logger = logging.getLogger(__name__)
@@ -50,28 +50,6 @@ class ExtractionOutput(BaseModel):
     observations: list[ExtractedPair] = Field(default_factory=list)
 
 
-def resolve_chat_model(model: BaseChatModel | str) -> BaseChatModel:
-    """A chat model object, or one built from a ``provider:model`` string.
-
-    Raises:
-        AdaMMError: when a string is given but langchain's ``init_chat_model`` (or
-            the provider package) is not installed.
-    """
-    if not isinstance(model, str):
-        return model
-    try:
-        from langchain.chat_models import init_chat_model
-    except ImportError as exc:
-        raise AdaMMError(
-            f"model {model!r} given as a string needs langchain's init_chat_model: "
-            "pip install 'langgraph-adamm[openai]' (or pass a chat model object)"
-        ) from exc
-    try:
-        return init_chat_model(model, temperature=0)
-    except Exception as exc:
-        raise AdaMMError(f"cannot create chat model {model!r}: {exc}") from exc
-
-
 def render_round(round_: Round) -> str:
     """The round's texts, labelled by source, as the model sees them."""
     parts = []
@@ -102,19 +80,6 @@ def _source_text(round_: Round, source: SourceKind, image_id: str | None) -> str
     return None
 
 
-def _coerce(raw: Any) -> ExtractionOutput:
-    if isinstance(raw, ExtractionOutput):
-        return raw
-    if isinstance(raw, BaseMessage):
-        raw = raw.content
-    if isinstance(raw, str):
-        text = raw.strip()
-        if text.startswith("```"):
-            text = text.strip("`").removeprefix("json").strip()
-        raw = json.loads(text)
-    return ExtractionOutput.model_validate(raw)
-
-
 class LLMExtractor:
     """Extracts observations with a chat model; output is validated, then grounded.
 
@@ -138,10 +103,7 @@ class LLMExtractor:
         self.model = resolve_chat_model(model)
         self.max_attempts = max(1, max_attempts)
         self.prompt = prompt
-        try:
-            self._runnable: Any = self.model.with_structured_output(ExtractionOutput)
-        except (NotImplementedError, AttributeError):
-            self._runnable = self.model
+        self._runnable: Any = structured_runnable(self.model, ExtractionOutput)
 
     def _messages(self, round_: Round) -> str:
         time = round_.time.isoformat(sep=" ") if round_.time else "no time"
@@ -193,7 +155,7 @@ class LLMExtractor:
         for attempt in range(1, self.max_attempts + 1):
             try:
                 raw = self._runnable.invoke(self._messages(round_))
-                return self._ground(round_, _coerce(raw))
+                return self._ground(round_, parse_output(raw, ExtractionOutput))
             except Exception as exc:  # noqa: BLE001 - recorded against the round
                 self._failure(round_, attempt, exc, errors)
         raise self._give_up(round_, errors)
@@ -204,7 +166,7 @@ class LLMExtractor:
         for attempt in range(1, self.max_attempts + 1):
             try:
                 raw = await self._runnable.ainvoke(self._messages(round_))
-                return self._ground(round_, _coerce(raw))
+                return self._ground(round_, parse_output(raw, ExtractionOutput))
             except Exception as exc:  # noqa: BLE001 - recorded against the round
                 self._failure(round_, attempt, exc, errors)
         raise self._give_up(round_, errors)

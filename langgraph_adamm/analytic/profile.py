@@ -1,0 +1,53 @@
+"""Column profiles of induced tables: distinct text values and numeric ranges.
+
+Planners match a question's words against what a table actually holds ("at Cafe
+Luna" is a value of ``merchant``), so they see more than three samples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from langgraph_adamm.analytic.store import AnalyticMemory
+from langgraph_adamm.analytic.tables import NUMERIC_TYPES, TableSchema
+from langgraph_adamm.storage.database import quote_ident
+
+
+@dataclass(frozen=True)
+class ColumnProfile:
+    """Distinct values (text, boolean) or the range (numbers) of one column."""
+
+    values: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+
+
+def profile_table(
+    memory: AnalyticMemory, table: TableSchema, max_values: int = 40
+) -> dict[str, ColumnProfile]:
+    """Profiles of a table's attribute columns (one query per text column)."""
+    source = memory.qualified(table)
+    out: dict[str, ColumnProfile] = {}
+    numeric = [c for c in table.columns if c.sql_type in NUMERIC_TYPES]
+    if numeric:
+        parts = ", ".join(
+            f"min({quote_ident(c.name)}), max({quote_ident(c.name)})" for c in numeric
+        )
+        row = memory.db.fetchall(f"SELECT {parts} FROM {source}")[0]
+        for i, col in enumerate(numeric):
+            low, high = row[2 * i], row[2 * i + 1]
+            out[col.name] = ColumnProfile(
+                low=None if low is None else float(low),
+                high=None if high is None else float(high),
+            )
+    for col in table.columns:
+        if col.sql_type not in ("VARCHAR", "BOOLEAN"):
+            continue
+        q = quote_ident(col.name)
+        rows = memory.db.fetchall(
+            f"SELECT CAST({q} AS VARCHAR) AS v, count(*) AS n FROM {source} "
+            f"WHERE {q} IS NOT NULL GROUP BY v ORDER BY n DESC, v LIMIT ?",
+            [max_values],
+        )
+        out[col.name] = ColumnProfile(values=tuple(str(r[0]) for r in rows))
+    return out

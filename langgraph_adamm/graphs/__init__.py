@@ -1,0 +1,6 @@
+"""LangGraph state graphs: the query graph and the construction graph."""
+
+from langgraph_adamm.graphs.construction import create_construction_graph
+from langgraph_adamm.graphs.query import create_query_graph
+
+__all__ = ["create_construction_graph", "create_query_graph"]

@@ -1,0 +1,614 @@
+"""The query graph (AdaMM §3.5): context → plan → (instantiate ⇄ execute) → read.
+
+``create_query_graph`` returns an uncompiled ``StateGraph``. With a chat model the
+planner, the progressive instantiation of each step and the reader are
+structured-output calls; without one a rule planner and a template reader stand
+in. Every failure ends in an answer that says what went wrong; nothing raises
+out of the graph for a bad question, an empty memory or bad model output.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+
+from langgraph_adamm.errors import AdaMMError, ToolInputError
+from langgraph_adamm.graphs.state import QueryInput, QueryOutput, QueryState
+from langgraph_adamm.history import parse_time
+from langgraph_adamm.planning import prompts as default_prompts
+from langgraph_adamm.planning.context import ContextBuilder, PlanningContext
+from langgraph_adamm.planning.llm import (
+    PlanOutput,
+    ReaderOutput,
+    call_structured,
+)
+from langgraph_adamm.planning.reader import select_value, template_read
+from langgraph_adamm.planning.rules import RulePlanner
+from langgraph_adamm.tools.calls import (
+    ANALYTIC_TOOLS,
+    ARG_MODELS,
+    TOOL_DESCRIPTIONS,
+    fit_to_budget,
+    requested_units,
+    run_tool,
+    validate_arguments,
+)
+
+if TYPE_CHECKING:
+    from langgraph_adamm.memory import Memory
+
+logger = logging.getLogger(__name__)
+MAX_QUESTION_CHARS = 4000
+Rerank = Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
+"""An optional rerank stage: (question, executed steps) -> steps."""
+
+
+def _configurable(config: RunnableConfig | None) -> dict[str, Any]:
+    return dict((config or {}).get("configurable") or {})
+
+
+def _results_text(steps: list[dict[str, Any]], limit: int = 6000) -> str:
+    if not steps:
+        return "(none yet)"
+    parts = []
+    for i, s in enumerate(steps, 1):
+        body = (
+            f"error: {s['error']}"
+            if s.get("error")
+            else json.dumps(s.get("result"), default=str, ensure_ascii=False)
+        )
+        parts.append(
+            f"step {i}: {s['tool']}({json.dumps(s.get('arguments'), default=str)})\n"
+            f"  summary: {s.get('summary', '')}\n"
+            f"  result: {body[: limit // max(1, len(steps))]}"
+        )
+    return "\n".join(parts)
+
+
+def _plan_text(plan: list[dict[str, Any]]) -> str:
+    return "\n".join(f"{i}. {p['goal']} [{p['tool']}]" for i, p in enumerate(plan, 1))
+
+
+class _QueryNodes:
+    """The node functions, closed over the graph's options."""
+
+    def __init__(
+        self,
+        memory: Memory | None,
+        model: Any,
+        rerank: Rerank | None,
+        *,
+        analytic: bool,
+        retrieval: bool,
+        planning_context: bool,
+        progressive: bool,
+        prompts: dict[str, str],
+        max_attempts: int,
+    ) -> None:
+        self.memory = memory
+        self.model = model
+        self.rerank_stage = rerank
+        self.analytic = analytic
+        self.retrieval = retrieval
+        self.planning_context = planning_context
+        self.progressive = progressive
+        self.prompts = prompts
+        self.max_attempts = max_attempts
+        self._builders: dict[int, ContextBuilder] = {}
+        self._planners: dict[int, RulePlanner] = {}
+        self._contexts: OrderedDict[tuple[Any, ...], PlanningContext] = OrderedDict()
+
+    # -- helpers -------------------------------------------------------------------
+    def _base(self, config: RunnableConfig | None) -> Memory:
+        base = self.memory or _configurable(config).get("memory")
+        if base is None:
+            raise AdaMMError(
+                "the query graph has no memory: pass create_query_graph(memory) or "
+                "config={'configurable': {'memory': memory}}"
+            )
+        return base
+
+    def _user(self, state: QueryState, config: RunnableConfig | None) -> str | None:
+        return state.get("user_id") or _configurable(config).get("user_id")
+
+    def _mem(self, state: QueryState, config: RunnableConfig | None) -> Memory:
+        return self._base(config).for_user(self._user(state, config))
+
+    def _embed(self, mem: Memory) -> Any:
+        if mem.retrieval is None:
+            return None
+        return mem.retrieval.text_encoder.encode
+
+    def _context(self, mem: Memory, question: str) -> PlanningContext:
+        key = (id(mem), question, mem.analytic.generation, self.planning_context)
+        ctx = self._contexts.get(key)
+        if ctx is None:
+            enc = mem.retrieval.text_encoder if mem.retrieval is not None else None
+            builder = self._builders.setdefault(
+                id(enc), ContextBuilder(mem.config, self._embed(mem))
+            )
+            tables, episodes = mem.planning_cards()
+            ctx = builder.build(
+                question,
+                tables if self.analytic else [],
+                episodes if self.retrieval and mem.retrieval is not None else [],
+                whole=not self.planning_context,
+            )
+            self._contexts[key] = ctx
+            while len(self._contexts) > 64:
+                self._contexts.popitem(last=False)
+        return ctx
+
+    def _allowed(self, tool: str, mem: Memory) -> bool:
+        if tool in ANALYTIC_TOOLS:
+            return self.analytic
+        return self.retrieval and mem.retrieval is not None
+
+    # -- nodes ---------------------------------------------------------------------
+    def context(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
+        """Check the input, fix "now", and build the planning context."""
+        question = state.get("question")
+        out: dict[str, Any] = {
+            "question": question if isinstance(question, str) else "",
+            "plan": [],
+            "steps": [],
+            "notes": [],
+            "drafts": [],
+            "call": None,
+            "repair": None,
+            "repairs": 0,
+            "failure": None,
+            "answer_form": "value",
+            "answer_column": None,
+            "output_unit": None,
+        }
+        if not isinstance(question, str) or not question.strip():
+            return out | {"failure": "The question is empty; ask something."}
+        if len(question) > MAX_QUESTION_CHARS:
+            return out | {
+                "failure": f"The question is {len(question)} characters long; the "
+                f"limit is {MAX_QUESTION_CHARS}."
+            }
+        base = self._base(config)
+        out["budget_left"] = base.config.shared_budget
+        user = self._user(state, config)
+        if user is not None and (not isinstance(user, str) or not user.strip()):
+            return out | {"failure": "user_id must be a non-empty string."}
+        if user is not None and user != base.user_id and not base.has_user(user):
+            return out | {
+                "failure": f"There is no memory for user {user!r} yet: nothing has "
+                "been stored under that user id."
+            }
+        mem = base.for_user(user)
+        raw_time = state.get("question_time")
+        if raw_time:
+            try:
+                now = parse_time(raw_time)
+            except ValueError as exc:
+                return out | {"failure": f"question_time: {exc}"}
+        else:
+            last = mem.db.fetchall(
+                "SELECT max(time) FROM adamm_rounds WHERE user_id = ?", [mem.user_id]
+            )[0][0]
+            now = last or datetime.now().replace(microsecond=0)
+        out["now"] = now.isoformat()
+        if not mem.has_user(mem.user_id):
+            return out | {
+                "failure": f"The memory of user {mem.user_id!r} is empty; add a "
+                "history (Memory.ingest or add_messages) first."
+            }
+        ctx = self._context(mem, question)
+        out["context"] = ctx.to_dict()
+        out["context_text"] = ctx.render()
+        if ctx.scoring != "embedding+token" or not self.planning_context:
+            out["notes"] = [ctx.note]
+        return out
+
+    def plan(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
+        """The abstract plan: at most ``max_steps`` (goal, tool) steps."""
+        mem = self._mem(state, config)
+        max_steps = mem.config.max_steps
+        notes = list(state.get("notes") or [])
+        if self.model is not None:
+            prompt = self.prompts["planner"].format(
+                question=state["question"],
+                question_time=state["now"],
+                context=state.get("context_text", ""),
+                tools="\n".join(
+                    f"- {name}: {desc}"
+                    for name, desc in TOOL_DESCRIPTIONS.items()
+                    if self._allowed(name, mem)
+                ),
+                max_steps=max_steps,
+            )
+            out, errors = call_structured(
+                self.model, PlanOutput, prompt, self.max_attempts
+            )
+            if out is None:
+                return {
+                    "failure": f"The planner's output was not a valid plan after "
+                    f"{len(errors)} attempts: {errors[-1]}",
+                    "notes": notes,
+                }
+            steps = [s.model_dump() for s in out.steps if self._allowed(s.tool, mem)]
+            if len(steps) < len(out.steps):
+                notes.append("plan steps using a switched-off memory were dropped")
+            if len(steps) > max_steps:
+                notes.append(f"plan cut from {len(steps)} to {max_steps} steps")
+                steps = steps[:max_steps]
+            if not steps:
+                return {"failure": "The plan uses no available tool.", "notes": notes}
+            return {"plan": steps, "notes": notes}
+        return self._rule_plan(state, mem, notes)
+
+    def _rule_plan(
+        self, state: QueryState, mem: Memory, notes: list[str]
+    ) -> dict[str, Any]:
+        enc = mem.retrieval.text_encoder if mem.retrieval is not None else None
+        planner = self._planners.setdefault(id(enc), RulePlanner(self._embed(mem)))
+        rp = planner.plan(
+            state["question"],
+            parse_time(state["now"]),
+            self._context(mem, state["question"]),
+        )
+        notes.extend(rp.notes)
+        if rp.analytic is not None:
+            call = rp.analytic
+            return {
+                "plan": [{"goal": call.goal, "tool": call.tool}],
+                "drafts": [{"tool": call.tool, "arguments": call.arguments}],
+                "answer_form": call.answer,
+                "answer_column": call.answer_column,
+                "output_unit": call.output_unit,
+                "notes": notes,
+            }
+        if not self._allowed(rp.retrieval_tool, mem):
+            return {
+                "failure": "No analytic table answers this question and retrieval "
+                "memory is off.",
+                "notes": notes,
+            }
+        return {
+            "plan": [
+                {
+                    "goal": "recall memories about the question",
+                    "tool": rp.retrieval_tool,
+                }
+            ],
+            "notes": notes,
+        }
+
+    def instantiate(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
+        """Arguments for the next step, chosen after the steps before it ran."""
+        mem = self._mem(state, config)
+        plan, steps = state["plan"], state.get("steps") or []
+        index = len(steps)
+        step = plan[index]
+        drafts = list(state.get("drafts") or [])
+        if self.model is None:
+            if index < len(drafts):
+                return {"call": drafts[index]}
+            return {
+                "call": {
+                    "tool": step["tool"],
+                    "arguments": {
+                        "query_content": state["question"],
+                        "result_budget": max(1, state["budget_left"]),
+                    },
+                }
+            }
+        if not self.progressive:
+            if not drafts:  # every call chosen up front, before any tool runs
+                drafts = [
+                    self._model_call(state, mem, i, [], None) for i in range(len(plan))
+                ]
+            if state.get("repair") is None:
+                return {"call": drafts[index], "drafts": drafts}
+        return {
+            "call": self._model_call(state, mem, index, steps, state.get("repair")),
+            "drafts": drafts,
+        }
+
+    def _model_call(
+        self,
+        state: QueryState,
+        mem: Memory,
+        index: int,
+        steps: list[dict[str, Any]],
+        repair: str | None,
+    ) -> dict[str, Any]:
+        step = state["plan"][index]
+        tool = step["tool"]
+        budget = mem.config.shared_budget
+        prompt = self.prompts["instantiate"].format(
+            question=state["question"],
+            question_time=state["now"],
+            plan=_plan_text(state["plan"]),
+            results=_results_text(steps)
+            if self.progressive
+            else "(none: all arguments are chosen before any tool runs)",
+            context=state.get("context_text", ""),
+            step=index + 1,
+            goal=step["goal"],
+            tool=tool,
+            tool_description=TOOL_DESCRIPTIONS[tool],
+            budget=budget,
+            budget_left=state["budget_left"] if self.progressive else budget,
+            repair=self.prompts["repair"].format(error=repair) if repair else "",
+        )
+        args, errors = call_structured(
+            self.model, ARG_MODELS[tool], prompt, self.max_attempts
+        )
+        if args is None:
+            return {"tool": tool, "arguments": None, "error": errors[-1]}
+        return {
+            "tool": tool,
+            "arguments": args.model_dump(mode="json", exclude_none=True),
+        }
+
+    def execute(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
+        """Run the instantiated call within what is left of the shared budget."""
+        mem = self._mem(state, config)
+        call = state.get("call") or {}
+        tool = call.get("tool", "")
+        steps = list(state.get("steps") or [])
+        notes = list(state.get("notes") or [])
+        left = state["budget_left"]
+        repairs = state.get("repairs", 0)
+        record: dict[str, Any] = {"tool": tool, "arguments": call.get("arguments")}
+        if call.get("error"):
+            record.update(error=f"no valid arguments: {call['error']}", cost=0)
+            return self._after(
+                state, steps + [record], notes, left, mem.config.max_steps
+            )
+        try:
+            args = validate_arguments(tool, call.get("arguments"))
+            over = requested_units(tool, args) > left
+            if over and (self.model is None or repairs >= 1):
+                # offline, or already sent back once: cut the call to fit
+                args = fit_to_budget(tool, args, left)
+                notes.append(f"step {len(steps) + 1}: result_budget cut to {left}")
+            outcome = run_tool(mem, tool, args, budget_left=left)
+        except ToolInputError as exc:
+            if self.model is not None and repairs < 1:
+                notes.append(f"step {len(steps) + 1}: sent back for repair: {exc}")
+                return {"repair": str(exc), "repairs": repairs + 1, "notes": notes}
+            record.update(error=str(exc)[:500], cost=0)
+            return self._after(
+                state, steps + [record], notes, left, mem.config.max_steps
+            )
+        except AdaMMError as exc:
+            record.update(error=str(exc)[:500], cost=0)
+            return self._after(
+                state, steps + [record], notes, left, mem.config.max_steps
+            )
+        except Exception as exc:  # noqa: BLE001 - reported in the answer, logged
+            logger.exception("tool %s failed", tool)
+            record.update(
+                error=f"internal error in {tool}: {type(exc).__name__}: {exc}"[:500],
+                cost=0,
+            )
+            return self._after(
+                state, steps + [record], notes, left, mem.config.max_steps
+            )
+        return self._after(
+            state,
+            steps + [outcome.to_dict()],
+            notes,
+            left - outcome.cost,
+            mem.config.max_steps,
+        )
+
+    def _after(
+        self,
+        state: QueryState,
+        steps: list[dict[str, Any]],
+        notes: list[str],
+        left: int,
+        max_steps: int,
+    ) -> dict[str, Any]:
+        plan = list(state["plan"])
+        last = steps[-1]
+        empty = (
+            last.get("error")
+            or (
+                last["tool"] == "compute"
+                and not (last.get("result") or {}).get("row_count")
+            )
+            or (
+                last["tool"] in ("rank", "filter", "lookup")
+                and not (last.get("result") or {}).get("rows")
+            )
+        )
+        if (
+            self.model is None
+            and last["tool"] in ANALYTIC_TOOLS
+            and empty
+            and self.retrieval
+            and len(plan) < max_steps
+            and left > 0
+        ):
+            plan.append(
+                {
+                    "goal": "recall related memories (the table gave no answer)",
+                    "tool": "semantic_match",
+                }
+            )
+            notes.append("the analytic step found nothing; falling back to retrieval")
+        return {
+            "steps": steps,
+            "plan": plan,
+            "notes": notes,
+            "budget_left": left,
+            "repair": None,
+            "repairs": 0,
+            "call": None,
+        }
+
+    def route(self, state: QueryState) -> str:
+        """Loop instantiate ⇄ execute until the plan is done or the budget spent."""
+        if state.get("failure"):
+            return "read"
+        if state.get("repair"):
+            return "instantiate"
+        if (
+            len(state.get("steps") or []) < len(state.get("plan") or [])
+            and state.get("budget_left", 0) > 0
+        ):
+            return "instantiate"
+        return "rerank" if self.rerank_stage is not None else "read"
+
+    def route_start(self, state: QueryState) -> str:
+        """After planning: a failure goes straight to the reader."""
+        return "read" if state.get("failure") else "instantiate"
+
+    def route_context(self, state: QueryState) -> str:
+        """After the context: a failure goes straight to the reader."""
+        return "read" if state.get("failure") else "plan"
+
+    def rerank(self, state: QueryState) -> dict[str, Any]:
+        """The optional rerank stage over the executed steps."""
+        assert self.rerank_stage is not None
+        try:
+            return {"steps": self.rerank_stage(state["question"], list(state["steps"]))}
+        except Exception as exc:  # noqa: BLE001 - the steps stand as they are
+            logger.exception("rerank failed")
+            return {"notes": list(state.get("notes") or []) + [f"rerank failed: {exc}"]}
+
+    def read(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
+        """The answer from the question, the plan and the tool outputs."""
+        base: dict[str, Any] = {
+            "question": state.get("question", ""),
+            "plan": state.get("plan") or [],
+            "steps": state.get("steps") or [],
+            "notes": list(state.get("notes") or []),
+        }
+        if state.get("failure"):
+            return base | {
+                "answer": state["failure"],
+                "value": None,
+                "unit": None,
+                "evidence": [],
+            }
+        steps = base["steps"]
+        reading = template_read(
+            state["question"],
+            steps,
+            answer_form=state.get("answer_form", "value"),
+            answer_column=state.get("answer_column"),
+            output_unit=state.get("output_unit"),
+            notes=base["notes"],
+        )
+        out = base | {
+            "answer": reading.answer,
+            "value": reading.value,
+            "unit": reading.unit,
+            "evidence": reading.evidence,
+        }
+        if self.model is None:
+            return out
+        prompt = self.prompts["reader"].format(
+            question=state["question"],
+            question_time=state.get("now", ""),
+            results=_plan_text(base["plan"]) + "\n" + _results_text(steps),
+        )
+        answer, errors = call_structured(
+            self.model, ReaderOutput, prompt, self.max_attempts
+        )
+        if answer is None:
+            out["notes"] = base["notes"] + [
+                f"the reader's output was invalid ({errors[-1]}); the answer is the "
+                "template reading of the tool results"
+            ]
+            return out
+        known = set(reading.evidence)
+        cited = [r for r in answer.evidence if r in known]
+        value, unit, _ = select_value(steps)
+        return out | {
+            "answer": answer.answer,
+            "evidence": cited or reading.evidence,
+            "value": value,
+            "unit": unit,
+        }
+
+
+def create_query_graph(
+    memory: Memory | None = None,
+    *,
+    model: Any = None,
+    rerank: Rerank | None = None,
+    analytic: bool = True,
+    retrieval: bool = True,
+    planning_context: bool = True,
+    progressive: bool = True,
+    prompts: dict[str, str] | None = None,
+    max_attempts: int = 3,
+) -> StateGraph:
+    """The query graph, uncompiled: ``.compile(checkpointer=..., store=...)``.
+
+    Args:
+        memory: The :class:`Memory` to answer from; None: taken from
+            ``config["configurable"]["memory"]`` at call time.
+        model: A LangChain chat model or ``provider:model`` string for the
+            planner, instantiation and reader; None: offline rule planner and
+            template reader. Defaults to the memory's own model.
+        rerank: An optional stage over the executed steps before reading (the
+            evidence-forest reranker plugs in here).
+        analytic: Use analytic memory (False: the "w/o analytic" ablation).
+        retrieval: Use retrieval memory (False: "w/o retrieval").
+        planning_context: Score and cut the metadata (False: the planner sees
+            the whole memory metadata, "w/o planning context").
+        progressive: Choose each step's arguments after the steps before it
+            ran (False: all arguments up front, "w/o progressive execution").
+        prompts: Overrides of ``planner``, ``instantiate``, ``repair``,
+            ``reader`` (see ``langgraph_adamm.planning.prompts``).
+        max_attempts: Model calls per structured output before giving up.
+    """
+    from langgraph_adamm.chat import resolve_chat_model
+
+    if model is None and memory is not None:
+        model = memory.chat_model
+    chat = resolve_chat_model(model) if model is not None else None
+    texts = {
+        "planner": default_prompts.PLANNER_PROMPT,
+        "instantiate": default_prompts.INSTANTIATE_PROMPT,
+        "repair": default_prompts.REPAIR_NOTE,
+        "reader": default_prompts.READER_PROMPT,
+    }
+    texts.update(prompts or {})
+    nodes = _QueryNodes(
+        memory,
+        chat,
+        rerank,
+        analytic=analytic,
+        retrieval=retrieval,
+        planning_context=planning_context,
+        progressive=progressive,
+        prompts=texts,
+        max_attempts=max_attempts,
+    )
+    graph = StateGraph(QueryState, input_schema=QueryInput, output_schema=QueryOutput)
+    graph.add_node("context", nodes.context)
+    graph.add_node("plan", nodes.plan)
+    graph.add_node("instantiate", nodes.instantiate)
+    graph.add_node("execute", nodes.execute)
+    graph.add_node("read", nodes.read)
+    graph.add_edge(START, "context")
+    graph.add_conditional_edges("context", nodes.route_context, ["plan", "read"])
+    graph.add_conditional_edges("plan", nodes.route_start, ["instantiate", "read"])
+    graph.add_edge("instantiate", "execute")
+    targets = ["instantiate", "read"]
+    if rerank is not None:
+        graph.add_node("rerank", nodes.rerank)
+        graph.add_edge("rerank", "read")
+        targets.append("rerank")
+    graph.add_conditional_edges("execute", nodes.route, targets)
+    graph.add_edge("read", END)
+    return graph

@@ -1,0 +1,55 @@
+"""Typed state of the query graph, JSON-ready for checkpointers and Studio."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typing_extensions import TypedDict
+
+
+class QueryInput(TypedDict, total=False):
+    """What a caller gives the query graph."""
+
+    question: str
+    question_time: str | None
+    """ISO date-time that "now" means for relative dates; default: the time of the
+    memory's last round."""
+    user_id: str | None
+    """The namespace; default ``config["configurable"]["user_id"]``, then the
+    memory's own."""
+
+
+class QueryOutput(TypedDict, total=False):
+    """What the query graph returns."""
+
+    question: str
+    answer: str
+    value: Any
+    """The computed scalar, the top ranked row's date or named column, or None."""
+    unit: str | None
+    evidence: list[str]
+    """Round ids the answer rests on."""
+    plan: list[dict[str, Any]]
+    """Abstract steps: ``goal`` and ``tool``."""
+    steps: list[dict[str, Any]]
+    """Executed calls: tool, arguments, result, cost, evidence, summary, error."""
+    notes: list[str]
+    """How the answer was reached (scoring used, fallbacks, repairs, cuts)."""
+
+
+class QueryState(QueryInput, QueryOutput, total=False):
+    """Everything the nodes share."""
+
+    now: str
+    context: dict[str, Any]
+    context_text: str
+    drafts: list[dict[str, Any]]
+    """Tool calls chosen before execution (rule planner; non-progressive mode)."""
+    answer_form: str
+    answer_column: str | None
+    output_unit: str | None
+    call: dict[str, Any] | None
+    repair: str | None
+    repairs: int
+    budget_left: int
+    failure: str | None

@@ -1,0 +1,62 @@
+"""Planning-context candidates read from a memory: table and episode cards."""
+
+from __future__ import annotations
+
+from langgraph_adamm.analytic.profile import profile_table
+from langgraph_adamm.analytic.store import AnalyticMemory
+from langgraph_adamm.planning.context import (
+    MAX_VALUES,
+    ColumnCard,
+    EpisodeCard,
+    TableCard,
+)
+from langgraph_adamm.retrieval.store import RetrievalMemory
+
+
+def table_cards(analytic: AnalyticMemory) -> list[TableCard]:
+    """One card per induced table: metadata, row count and column profiles."""
+    cards = []
+    for table in analytic.tables:
+        profiles = profile_table(analytic, table, MAX_VALUES)
+        columns = []
+        for col in table.columns:
+            prof = profiles.get(col.name)
+            columns.append(
+                ColumnCard(
+                    col.name,
+                    col.sql_type,
+                    col.unit,
+                    col.description,
+                    col.samples,
+                    prof.values if prof else (),
+                    prof.low if prof else None,
+                    prof.high if prof else None,
+                )
+            )
+        cards.append(
+            TableCard(
+                table.table_name,
+                table.description,
+                analytic.row_count(table),
+                tuple(columns),
+            )
+        )
+    return cards
+
+
+def episode_cards(retrieval: RetrievalMemory | None) -> list[EpisodeCard]:
+    """One card per episode, with its stored text vector."""
+    if retrieval is None:
+        return []
+    out = []
+    for ep in retrieval.hierarchy.episodes.values():
+        out.append(
+            EpisodeCard(
+                f"episode:{ep.episode_id}",
+                ep.description,
+                ep.start.isoformat() if ep.start else None,
+                ep.end.isoformat() if ep.end else None,
+                ep.text_vec,
+            )
+        )
+    return out

@@ -1,0 +1,233 @@
+"""The planning context (AdaMM §3.5.2): the metadata a planner sees for a question.
+
+Every analytic table and every retrieval episode is a candidate, described by
+text metadata (a table: name, description, columns with types, units and sample
+values; an episode: its description). Candidates are scored against the question
+by ``w_e · cos(E(q), E(μ)) + w_t · TokSim(q, μ)`` and the top ``k_tables`` and
+``k_episodes`` are kept. Without an embedding model the score is the token
+similarity alone, and the context says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.planning.text import content_stems, token_similarity
+
+Embed = Callable[[list[str]], np.ndarray]
+"""Texts -> unit-normalized row vectors."""
+
+MAX_VALUES = 40
+"""Distinct values of a text column shown to planners (most frequent first)."""
+
+
+@dataclass(frozen=True)
+class ColumnCard:
+    """What a planner may know of one column."""
+
+    name: str
+    sql_type: str
+    unit: str | None = None
+    description: str = ""
+    samples: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
+    """Distinct values of a text or boolean column, most frequent first."""
+    low: float | None = None
+    high: float | None = None
+    """Range of a numeric column."""
+
+    @property
+    def numeric(self) -> bool:
+        """Whether arithmetic and aggregates apply."""
+        return self.sql_type in ("DOUBLE", "BIGINT")
+
+    def line(self) -> str:
+        """One line of metadata text."""
+        unit = f", {self.unit}" if self.unit else ""
+        shown = self.values[:8] if self.values else self.samples
+        examples = f" e.g. {', '.join(shown)}" if shown else ""
+        span = (
+            f" range {self.low:g}..{self.high:g}"
+            if self.low is not None and self.high is not None
+            else ""
+        )
+        return f"{self.name} ({self.sql_type.lower()}{unit}){span}{examples}"
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """What a planner may know of one analytic table."""
+
+    name: str
+    description: str
+    rows: int
+    columns: tuple[ColumnCard, ...]
+
+    def column(self, name: str) -> ColumnCard | None:
+        """A column by exact name."""
+        return next((c for c in self.columns if c.name == name), None)
+
+    def text(self) -> str:
+        """The table's metadata as one text (μ_T)."""
+        cols = "; ".join(c.line() for c in self.columns)
+        return (
+            f"table {self.name} ({self.rows} rows): {self.description} Columns: {cols}"
+        )
+
+
+@dataclass(frozen=True)
+class EpisodeCard:
+    """What a planner may know of one retrieval episode."""
+
+    unit_id: str
+    description: str
+    start: str | None = None
+    end: str | None = None
+    vector: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    def text(self) -> str:
+        """The episode's metadata as one text (μ_P)."""
+        span = f" [{self.start} .. {self.end}]" if self.start else ""
+        return f"{self.unit_id}{span}: {self.description}"
+
+
+@dataclass(frozen=True)
+class PlanningContext:
+    """The top tables and episodes for one question, with their scores."""
+
+    tables: tuple[tuple[TableCard, float], ...]
+    episodes: tuple[tuple[EpisodeCard, float], ...]
+    scoring: str
+    """How candidates were scored: "embedding+token", "token" or "none" (whole)."""
+
+    def table(self, name: str) -> TableCard | None:
+        """A table of the context by exact name."""
+        return next((t for t, _ in self.tables if t.name == name), None)
+
+    @property
+    def note(self) -> str:
+        """A sentence for plans and answers saying how the context was built."""
+        if self.scoring == "token":
+            return (
+                "planning context scored by token similarity only (no embedding "
+                "model: install 'langgraph-adamm[retrieval]')"
+            )
+        if self.scoring == "none":
+            return "planning context: the whole memory metadata, unscored"
+        return "planning context scored by 0.7 embedding cosine + 0.3 token similarity"
+
+    def render(self) -> str:
+        """The context as prompt text."""
+        lines = ["Analytic tables:"]
+        lines += [f"- {t.text()}" for t, _ in self.tables] or ["- (none)"]
+        lines.append("Retrieval episodes:")
+        lines += [f"- {e.text()}" for e, _ in self.episodes] or ["- (none)"]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (names and scores) for graph state and output."""
+        return {
+            "scoring": self.scoring,
+            "tables": [{"table": t.name, "score": round(s, 4)} for t, s in self.tables],
+            "episodes": [
+                {"episode": e.unit_id, "score": round(s, 4)} for e, s in self.episodes
+            ],
+        }
+
+
+def _scores(
+    question: str,
+    q_vec: np.ndarray | None,
+    texts: Sequence[str],
+    vectors: np.ndarray | None,
+    config: AdaMMConfig,
+) -> list[float]:
+    q_tokens = content_stems(question)
+    tok = [token_similarity(q_tokens, content_stems(t)) for t in texts]
+    if q_vec is None or vectors is None or len(texts) == 0:
+        return tok
+    cos = vectors @ q_vec
+    return [
+        config.metadata_embedding_weight * float(c) + config.metadata_token_weight * t
+        for c, t in zip(cos, tok, strict=True)
+    ]
+
+
+class ContextBuilder:
+    """Scores candidates for questions; caches metadata embeddings by text.
+
+    Args:
+        config: ``k_tables``, ``k_episodes`` and the score weights.
+        embed: The text encoder (None: token similarity only).
+    """
+
+    def __init__(self, config: AdaMMConfig, embed: Embed | None = None) -> None:
+        self.config = config
+        self.embed = embed
+        self._cache: dict[str, np.ndarray] = {}
+
+    def _vectors(self, texts: Sequence[str]) -> np.ndarray | None:
+        if self.embed is None or not texts:
+            return None
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            for text, vec in zip(missing, self.embed(missing), strict=True):
+                self._cache[text] = np.asarray(vec, dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+    def build(
+        self,
+        question: str,
+        tables: Sequence[TableCard],
+        episodes: Sequence[EpisodeCard],
+        *,
+        whole: bool = False,
+    ) -> PlanningContext:
+        """The planning context of a question.
+
+        Args:
+            question: The question.
+            tables: Every analytic table's card.
+            episodes: Every episode's card (with its stored text vector).
+            whole: Keep every candidate unscored (the "w/o planning context"
+                ablation).
+        """
+        if whole:
+            return PlanningContext(
+                tuple((t, 0.0) for t in tables),
+                tuple((e, 0.0) for e in episodes),
+                "none",
+            )
+        q_vec = self.embed([question])[0] if self.embed is not None else None
+        table_texts = [t.text() for t in tables]
+        t_scores = _scores(
+            question, q_vec, table_texts, self._vectors(table_texts), self.config
+        )
+        ep_vectors = None
+        if (
+            q_vec is not None
+            and episodes
+            and all(e.vector is not None for e in episodes)
+        ):
+            ep_vectors = np.stack([np.asarray(e.vector) for e in episodes])
+        e_scores = _scores(
+            question,
+            q_vec,
+            [e.description for e in episodes],
+            ep_vectors,
+            self.config,
+        )
+        top_t = sorted(zip(tables, t_scores, strict=True), key=lambda x: -x[1])
+        top_e = sorted(zip(episodes, e_scores, strict=True), key=lambda x: -x[1])
+        return PlanningContext(
+            tuple(top_t[: self.config.k_tables]),
+            tuple(top_e[: self.config.k_episodes]),
+            "embedding+token" if q_vec is not None else "token",
+        )

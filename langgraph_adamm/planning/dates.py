@@ -1,0 +1,328 @@
+"""Date phrases in questions, resolved against the question's time ("now").
+
+"last week", "in March", "from April 6 to April 12", "since the 5th" and ISO
+dates all become one inclusive range of calendar days. Conventions (stated in
+the README): weeks run Monday to Sunday; "last week" is the previous calendar
+week; "this week/month/year" runs from its start to today; "last/past N days"
+is the N days ending today; a month or day without a year is its most recent
+occurrence not after now; "since X" runs from X to today.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+MONTHS: dict[str, int] = {}
+for _i, _name in enumerate(calendar.month_name):
+    if _name:
+        MONTHS[_name.lower()] = _i
+        MONTHS[_name[:3].lower()] = _i
+MONTHS["sept"] = 9
+
+_NUMBER_WORDS = {
+    "a": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fourteen": 14,
+    "thirty": 30,
+}
+_MON = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+    r"(?![a-z])\.?"
+)
+_ORD = r"(?:st|nd|rd|th)?"
+_ISO = r"\d{4}-\d{1,2}-\d{1,2}"
+# One calendar day as people write it: ISO, "March 3(rd)( 2026)", "3(rd) (of) March".
+_DAY = (
+    rf"(?:{_ISO}"
+    rf"|{_MON}\s+\d{{1,2}}{_ORD}(?:,?\s+\d{{4}})?"
+    rf"|(?:the\s+)?\d{{1,2}}{_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+\d{{4}})?"
+    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?"
+    rf"|the\s+\d{{1,2}}(?:st|nd|rd|th))"
+)
+_MONTH = rf"(?:{_MON}(?:\s+\d{{4}})?)"
+_N = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """An inclusive range of calendar days, with the words it was read from."""
+
+    start: date
+    end: date
+    text: str
+
+    def filter_value(self) -> list[str]:
+        """The ``between`` value for a time filter."""
+        return [self.start.isoformat(), self.end.isoformat()]
+
+
+def _year_for(month: int, day: int, today: date) -> int:
+    """The year of the most recent (month, day) not after today."""
+    year = today.year
+    try:
+        if date(year, month, day) > today:
+            year -= 1
+    except ValueError:
+        pass
+    return year
+
+
+def _parse_day(text: str, today: date, *, anchor: date | None = None) -> date | None:
+    """One day as written; ``anchor`` supplies a month for a bare "the 12th"."""
+    t = text.strip().lower().rstrip(".,")
+    t = re.sub(r"^the\s+", "", t)
+    try:
+        if re.fullmatch(_ISO, t):
+            y, m, d = (int(x) for x in t.split("-"))
+            return date(y, m, d)
+        m1 = re.fullmatch(rf"({_MON})\s+(\d{{1,2}}){_ORD}(?:,?\s+(\d{{4}}))?", t)
+        m2 = re.fullmatch(
+            rf"(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_MON})(?:,?\s+(\d{{4}}))?", t
+        )
+        if m1 or m2:
+            if m1:
+                mon, day_s, year_s = m1.group(1), m1.group(2), m1.group(3)
+            else:
+                assert m2 is not None
+                day_s, mon, year_s = m2.group(1), m2.group(2), m2.group(3)
+            month = _month_number(mon)
+            if month is None:
+                return None
+            day = int(day_s)
+            year = int(year_s) if year_s else _year_for(month, day, today)
+            return date(year, month, day)
+        m3 = re.fullmatch(r"(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?", t)
+        if m3:  # month/day, as the ISO order and US usage agree on
+            month, day = int(m3.group(1)), int(m3.group(2))
+            if m3.group(3):
+                year = int(m3.group(3))
+                year += 2000 if year < 100 else 0
+            else:
+                year = _year_for(month, day, today)
+            return date(year, month, day)
+        m4 = re.fullmatch(rf"(\d{{1,2}}){_ORD}", t)
+        if m4:
+            base = anchor or today
+            day = int(m4.group(1))
+            candidate = date(base.year, base.month, day)
+            if anchor is None and candidate > today:
+                prev = base.replace(day=1) - timedelta(days=1)
+                candidate = date(prev.year, prev.month, day)
+            return candidate
+    except ValueError:
+        return None
+    return None
+
+
+def _month_number(token: str) -> int | None:
+    word = token.strip().lower().rstrip(".")
+    if word in MONTHS:
+        return MONTHS[word]
+    return MONTHS.get(word[:3]) if len(word) >= 3 else None
+
+
+def _month_range(text: str, today: date) -> tuple[date, date] | None:
+    parts = text.strip().lower().split()
+    month = _month_number(parts[0])
+    if month is None:
+        return None
+    if len(parts) > 1:
+        year = int(parts[1])
+    else:
+        year = today.year if month <= today.month else today.year - 1
+    last = calendar.monthrange(year, month)[1]
+    return date(year, month, 1), date(year, month, last)
+
+
+def _count(token: str) -> int:
+    return int(token) if token.isdigit() else _NUMBER_WORDS[token]
+
+
+def find_date_range(question: str, now: datetime | date) -> DateRange | None:
+    """The date range a question names, or None.
+
+    Args:
+        question: The question text.
+        now: The question's time; relative phrases resolve against it.
+    """
+    today = now.date() if isinstance(now, datetime) else now
+    q = question.lower()
+    for pattern, handler in _RULES:
+        match = re.search(pattern, q)
+        if match is None:
+            continue
+        found = handler(match, today)
+        if found is not None:
+            start, end = found
+            if start > end:
+                start, end = end, start
+            return DateRange(start, end, question[match.start() : match.end()])
+    return None
+
+
+def _between(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    first = _parse_day(match.group("a"), today)
+    if first is None:
+        return None
+    second = _parse_day(match.group("b"), today, anchor=first)
+    if second is None:
+        # "from March 3 to 12" / "March 3-12": the month carries over.
+        bare = re.fullmatch(r"\d{1,2}", match.group("b").strip())
+        if not bare:
+            return None
+        try:
+            second = first.replace(day=int(match.group("b")))
+        except ValueError:
+            return None
+    return first, second
+
+
+def _month_span(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    a = _month_range(match.group("a"), today)
+    b = _month_range(match.group("b"), today)
+    if a is None or b is None:
+        return None
+    return a[0], b[1]
+
+
+def _since(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    day = _parse_day(match.group("a"), today)
+    month = None if day else _month_range(match.group("a"), today)
+    start = day or (month[0] if month else None)
+    return (start, today) if start else None
+
+
+def _before(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    day = _parse_day(match.group("a"), today)
+    if day is None:
+        return None
+    end = day - timedelta(days=1) if match.group("op") == "before" else day
+    return date(1, 1, 1), end
+
+
+def _on_day(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    day = _parse_day(match.group("a"), today)
+    return (day, day) if day else None
+
+
+def _in_month(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    return _month_range(match.group("a"), today)
+
+
+def _last_n(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    n = _count(match.group("n"))
+    unit = match.group("unit")
+    if unit.startswith("week"):
+        days = 7 * n
+    elif unit.startswith("month"):
+        start = today
+        for _ in range(n):
+            start = (start.replace(day=1) - timedelta(days=1)).replace(day=1)
+        start = start.replace(
+            day=min(today.day, calendar.monthrange(start.year, start.month)[1])
+        )
+        return start + timedelta(days=1), today
+    else:
+        days = n
+    return today - timedelta(days=days - 1), today
+
+
+def _relative(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    which, unit = match.group("which"), match.group("unit")
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday())
+        if which in ("last", "previous", "past"):
+            return monday - timedelta(days=7), monday - timedelta(days=1)
+        return monday, today
+    if unit == "month":
+        first = today.replace(day=1)
+        if which in ("last", "previous", "past"):
+            prev_end = first - timedelta(days=1)
+            return prev_end.replace(day=1), prev_end
+        return first, today
+    if unit == "year":
+        if which in ("last", "previous", "past"):
+            return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
+        return date(today.year, 1, 1), today
+    return None
+
+
+def _named_day(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    word = match.group(0).strip()
+    if word == "today":
+        return today, today
+    if word == "yesterday":
+        day = today - timedelta(days=1)
+        return day, day
+    return None
+
+
+def _weekday(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    target = [d.lower() for d in calendar.day_name].index(match.group("d"))
+    back = (today.weekday() - target) % 7
+    if match.group("last") and back == 0:
+        back = 7
+    day = today - timedelta(days=back)
+    return day, day
+
+
+_B = r"(?<![\w-])"
+_E = r"(?![\w-])"
+_RULES = [
+    (
+        rf"{_B}(?:between|from)\s+(?P<a>{_DAY})\s+(?:and|to|until|till|through|-)\s+"
+        rf"(?P<b>{_DAY}|\d{{1,2}}){_E}",
+        _between,
+    ),
+    (
+        rf"{_B}(?P<a>{_MON}\s+\d{{1,2}}{_ORD})\s*(?:-|–|to)\s*(?P<b>\d{{1,2}}){_ORD}{_E}",
+        _between,
+    ),
+    (
+        rf"{_B}(?:between|from)\s+(?P<a>{_MONTH})\s+(?:and|to|until|through|-)\s+"
+        rf"(?P<b>{_MONTH}){_E}",
+        _month_span,
+    ),
+    (rf"{_B}(?:since|after|starting|from)\s+(?P<a>{_DAY}|{_MONTH}){_E}", _since),
+    (rf"{_B}(?P<op>before|until|up to|through)\s+(?P<a>{_DAY}){_E}", _before),
+    (
+        rf"{_B}(?:in|over|during)\s+the\s+(?:last|past|previous)\s+(?P<n>{_N[1:-1]})\s+"
+        rf"(?P<unit>days?|weeks?|months?){_E}",
+        _last_n,
+    ),
+    (
+        rf"{_B}(?:last|past|previous)\s+(?P<n>{_N[1:-1]})\s+(?P<unit>days?|weeks?|months?)"
+        rf"{_E}",
+        _last_n,
+    ),
+    (
+        rf"{_B}(?P<which>last|this|previous|past|current)\s+(?P<unit>week|month|year)"
+        rf"{_E}",
+        _relative,
+    ),
+    (rf"{_B}(?:today|yesterday){_E}", _named_day),
+    (
+        rf"{_B}(?:on\s+)?(?P<last>last\s+)?(?P<d>monday|tuesday|wednesday|thursday|"
+        rf"friday|saturday|sunday){_E}",
+        _weekday,
+    ),
+    (rf"{_B}(?:on|for)\s+(?P<a>{_DAY}){_E}", _on_day),
+    (rf"{_B}(?P<a>{_ISO}|{_MON}\s+\d{{1,2}}{_ORD}(?:,?\s+\d{{4}})?){_E}", _on_day),
+    (rf"{_B}(?:in|during|for|of)\s+(?P<a>{_MONTH}){_E}", _in_month),
+    (rf"{_B}(?P<a>{_MON}\s+\d{{4}}){_E}", _in_month),
+]

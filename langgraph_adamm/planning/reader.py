@@ -1,0 +1,207 @@
+"""Reading tool results: the answer's value, unit and evidence, and the template reader.
+
+The value reported beside an answer is taken from the tool results, never from
+model text: a computed scalar, the top ranked row's date or named column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph_adamm.analytic.values import convert_units, convertible
+
+_OPERATOR_TEXT = {
+    "avg": "The average {expr}",
+    "sum": "The total {expr}",
+    "count": "The number of matching records",
+    "min": "The lowest {expr}",
+    "max": "The highest {expr}",
+    "median": "The median {expr}",
+    "first": "The first recorded {expr}",
+    "latest": "The latest {expr}",
+    "change": "The change in {expr} (latest minus first)",
+}
+MAX_CITED = 12
+
+
+@dataclass
+class Reading:
+    """What the reader reports."""
+
+    answer: str
+    value: Any = None
+    unit: str | None = None
+    evidence: list[str] = field(default_factory=list)
+
+
+def fmt(value: Any) -> str:
+    """A number as people read it (no binary noise), anything else as text."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return (
+            f"{value:.4f}".rstrip("0").rstrip(".")
+            if abs(value) < 1e15
+            else f"{value:g}"
+        )
+    return str(value)
+
+
+def _words(name: str | None) -> str:
+    return (name or "").replace("_", " ")
+
+
+def _cite(ids: list[str]) -> str:
+    shown = ", ".join(ids[:MAX_CITED])
+    more = f" and {len(ids) - MAX_CITED} more" if len(ids) > MAX_CITED else ""
+    return f"rounds {shown}{more}" if len(ids) > 1 else f"round {shown}"
+
+
+def _filters_text(args: dict[str, Any]) -> str:
+    parts = []
+    for f in args.get("optional_column_filters") or args.get("column_filters") or []:
+        col, op, val = f.get("column"), f.get("op", "="), f.get("value")
+        if col == "time" and op == "between" and isinstance(val, list):
+            parts.append(f"from {val[0]} to {val[1]}")
+        elif op == "=":
+            parts.append(f"{_words(col)} = {fmt(val)}")
+        else:
+            parts.append(f"{_words(col)} {op} {fmt(val)}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def select_value(
+    steps: list[dict[str, Any]],
+    answer_form: str = "value",
+    answer_column: str | None = None,
+    output_unit: str | None = None,
+) -> tuple[Any, str | None, dict[str, Any] | None]:
+    """The answer's value and unit from the last successful analytic step."""
+    for step in reversed(steps):
+        if step.get("error"):
+            continue
+        result = step.get("result") or {}
+        if step["tool"] == "compute":
+            value, unit = result.get("value"), result.get("unit")
+            if (
+                output_unit
+                and isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and unit
+                and output_unit != unit
+                and convertible(unit, output_unit)
+            ):
+                value, unit = (
+                    convert_units(float(value), unit, output_unit),
+                    output_unit,
+                )
+            return value, unit, step
+        if step["tool"] == "rank":
+            rows = result.get("rows") or []
+            if not rows:
+                return None, None, step
+            top = rows[0]
+            if answer_form == "column" and answer_column:
+                return top.get(answer_column), None, step
+            when = top.get("time")
+            return (str(when)[:10] if when else None), None, step
+    return None, None, None
+
+
+def template_read(
+    question: str,
+    steps: list[dict[str, Any]],
+    *,
+    answer_form: str = "value",
+    answer_column: str | None = None,
+    output_unit: str | None = None,
+    notes: list[str] | None = None,
+) -> Reading:
+    """The offline reader.
+
+    It states the computed value with its unit and evidence, or quotes the best
+    retrieved memories.
+    """
+    evidence = list(dict.fromkeys(r for s in steps for r in s.get("evidence") or []))
+    value, unit, step = select_value(steps, answer_form, answer_column, output_unit)
+    if step is not None:
+        result = step.get("result") or {}
+        args = step.get("arguments") or {}
+        table = result.get("table", args.get("table", ""))
+        ev = step.get("evidence") or []
+        if step["tool"] == "compute":
+            rows = result.get("row_count", 0)
+            if not rows:
+                return Reading(
+                    f"No records in {table}{_filters_text(args)} match, so there is "
+                    "nothing to compute.",
+                    None,
+                    None,
+                    evidence,
+                )
+            head = _OPERATOR_TEXT.get(result.get("operator", ""), "The value of {expr}")
+            text = head.format(expr=_words(result.get("expression")) or "value")
+            unit_text = f" {unit}" if unit else ""
+            return Reading(
+                f"{text}{_filters_text(args)} is {fmt(value)}{unit_text}, computed "
+                f"over {rows} record{'s' if rows != 1 else ''} of {table} "
+                f"({_cite(ev)}).",
+                value,
+                unit,
+                evidence,
+            )
+        rows = result.get("rows") or []
+        if not rows:
+            return Reading(
+                f"No records in {table}{_filters_text(args)} match.",
+                None,
+                None,
+                evidence,
+            )
+        top = rows[0]
+        expr = args.get("target_column_expression", "")
+        shown = top.get(expr, top.get("_value"))
+        word = "highest" if args.get("order", "desc") == "desc" else "lowest"
+        day = str(top.get("time") or "")[:10]
+        if answer_form == "column" and answer_column:
+            text = (
+                f"{_words(answer_column).capitalize()} {fmt(value)} had the {word} "
+                f"{_words(expr)} ({fmt(shown)}, on {day}, round {top.get('source')})."
+            )
+        else:
+            text = (
+                f"The {word} {_words(expr)} ({fmt(shown)}) was on "
+                f"{day or 'an undated round'} "
+                f"(round {top.get('source')})."
+            )
+        return Reading(text, value, None, evidence)
+    units = [
+        u
+        for s in steps
+        if not s.get("error")
+        for u in (s.get("result") or {}).get("units", [])
+    ]
+    if units:
+        lines = []
+        for u in units[:3]:
+            content = " ".join(str(u.get("content", "")).split())[:240]
+            when = f"{str(u.get('time'))[:16]}, " if u.get("time") else ""
+            lines.append(
+                f"- ({when}{u.get('unit_id')}, score {u.get('score', 0):.2f}) {content}"
+            )
+        lead = (notes or ["From memory"])[-1]
+        return Reading(
+            f"{lead}. The closest memories are:\n" + "\n".join(lines),
+            None,
+            None,
+            evidence,
+        )
+    errors = [s["error"] for s in steps if s.get("error")]
+    if errors:
+        return Reading(
+            f"I could not answer from memory: {errors[-1]}", None, None, evidence
+        )
+    return Reading(
+        "I found nothing in memory that answers this question.", None, None, evidence
+    )

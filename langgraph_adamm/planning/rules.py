@@ -1,0 +1,600 @@
+"""The offline rule planner: analytic question forms mapped onto the planning context.
+
+It reads what a question asks for (an operator, a date range, value conditions,
+categorical conditions, the quantity) and maps each part onto the tables of the
+planning context through their metadata: column names, units, descriptions and
+the values the columns hold - never through names known in advance. A question
+it cannot map goes to retrieval (EventLocate for "when" questions, SemanticMatch
+otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Literal
+
+import numpy as np
+
+from langgraph_adamm.analytic.values import (
+    canonical_unit,
+    convertible,
+    parse_value,
+)
+from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
+from langgraph_adamm.planning.dates import DateRange, find_date_range
+from langgraph_adamm.planning.text import STOPWORDS, initials, stem, words
+
+Answer = Literal["value", "date", "column"]
+WordEmbed = Callable[[list[str]], np.ndarray]
+
+_OPERATOR_WORDS: list[tuple[str, str]] = [
+    (
+        "change",
+        r"\b(?:change[ds]?|changing|difference|differ|delta|increased?|decreased?|"
+        r"drop(?:ped)?|went\s+(?:up|down)|go(?:ne)?\s+(?:up|down)|improved?|"
+        r"progress(?:ed)?|compared?\s+to)\b",
+    ),
+    (
+        "avg",
+        r"\b(?:average|avg|mean|typical(?:ly)?|on\s+average|per\s+(?:day|night))\b",
+    ),
+    ("median", r"\bmedian\b"),
+    ("count", r"\b(?:how\s+many|number\s+of|how\s+often|count|times)\b"),
+    (
+        "sum",
+        r"\b(?:total|sum|altogether|in\s+all|combined|overall|how\s+much|"
+        r"spen[dt]|cumulative)\b",
+    ),
+    (
+        "latest",
+        r"\b(?:latest|most\s+recent(?:ly)?|last|current(?:ly)?|recent|now|lately|"
+        r"newest|today'?s)\b",
+    ),
+    ("first", r"\b(?:first|earliest|initial|oldest|starting)\b"),
+    (
+        "max",
+        r"\b(?:highest|max|maximum|most|longest|biggest|largest|best|top|peak|"
+        r"greatest|heaviest|furthest|farthest|fastest|record|priciest)\b",
+    ),
+    (
+        "min",
+        r"\b(?:lowest|min|minimum|least|shortest|smallest|worst|fewest|lightest|"
+        r"cheapest|slowest)\b",
+    ),
+]
+_OPERATOR_RES = [(op, re.compile(p)) for op, p in _OPERATOR_WORDS]
+_OPERATOR_TOKENS = frozenset(
+    stem(w)
+    for w in (
+        "average avg mean typical median total sum overall combined latest last "
+        "current recent first earliest highest max maximum most longest biggest "
+        "largest best top peak lowest min minimum least shortest smallest worst "
+        "fewest change difference number count times"
+    ).split()
+)
+_GENERIC_MEASURE = frozenset({"total", "overall", "daily", "net", "all"})
+_WHICH_RE = re.compile(r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+)?)?([a-z]+)")
+_WHEN_RE = re.compile(r"\bwhen\b|\bwhat\s+time\b")
+_DATE_WORDS = frozenset({"day", "date", "night", "morning", "evening", "week", "time"})
+_RETRIEVAL_RE = re.compile(
+    r"\b(?:when\s+did|where\s+did|who|remember|remind|what\s+did\s+(?:i|you)\s+"
+    r"(?:say|tell|mention|suggest|recommend)|recipe|suggest(?:ion)?)\b"
+)
+_NEGATION_RE = re.compile(r"\b(?:not|didn'?t|did\s+not|never|no|lost|without|n't)\b")
+_CONDITION_OPS: list[tuple[str, str]] = [
+    (
+        ">=",
+        r"(?:at\s+least|no\s+less\s+than|not\s+less\s+than|minimum\s+of|>=|≥)",
+    ),
+    ("<=", r"(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|<=|≤)"),
+    (
+        ">",
+        r"(?:more\s+than|greater\s+than|over|above|longer\s+than|higher\s+than|"
+        r"bigger\s+than|larger\s+than|exceeding|beyond|>)",
+    ),
+    (
+        "<",
+        r"(?:less\s+than|fewer\s+than|under|below|shorter\s+than|lower\s+than|"
+        r"smaller\s+than|<)",
+    ),
+    ("=", r"(?:exactly|equal\s+to)"),
+]
+_NUM = r"[$€£]?\s?-?\d[\d,]*(?:\.\d+)?(?:\s?k\b)?\s*(?:%|[$€£]|[a-z]+(?:/[a-z]+)?)?"
+_PREFIX_COND = re.compile(
+    r"(?P<op>"
+    + "|".join(f"(?:{p})" for _, p in _CONDITION_OPS)
+    + rf")\s+(?P<val>{_NUM})"
+)
+_SUFFIX_COND = re.compile(
+    rf"(?P<val>{_NUM})\s+(?P<op>or\s+(?:more|above|higher|longer|greater|over|"
+    r"less|fewer|below|lower|under|shorter)|plus|\+)"
+)
+_PER_RE = re.compile(r"\b([a-z]+)\s+(?:per|/|an?)\s+([a-z]+)\b")
+_IN_UNIT_RE = re.compile(r"\bin\s+([a-z%$€£]+)\b")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A value condition read from the question ("more than 10 km")."""
+
+    op: str
+    number: float
+    unit: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a question asks, before it is mapped onto any table."""
+
+    operator: str | None
+    answer: Answer
+    date_range: DateRange | None
+    conditions: tuple[Condition, ...]
+    which_word: str | None
+    output_unit: str | None
+    text: str
+    """The question, lower-cased, without its date phrase and value conditions."""
+
+
+@dataclass(frozen=True)
+class AnalyticCall:
+    """One analytic tool call with what its answer should report."""
+
+    tool: Literal["compute", "rank"]
+    arguments: dict[str, Any]
+    answer: Answer
+    answer_column: str | None
+    output_unit: str | None
+    goal: str
+
+
+@dataclass
+class RulePlan:
+    """The rule planner's decision for one question."""
+
+    intent: Intent
+    analytic: AnalyticCall | None
+    retrieval_tool: Literal["event_locate", "semantic_match"]
+    notes: list[str] = field(default_factory=list)
+
+
+def _unit_of(word: str) -> str | None:
+    unit = canonical_unit(word)
+    if unit is None and word in ("$", "dollars", "dollar", "usd", "bucks"):
+        return "USD"
+    if unit is None and word in ("%", "percent", "pct"):
+        return "%"
+    return unit
+
+
+def read_intent(question: str, now: datetime | date) -> Intent:
+    """The operator, answer form, date range and conditions of a question."""
+    q = " ".join(question.lower().split())
+    date_range = find_date_range(q, now)
+    rest = q.replace(date_range.text.lower(), " ") if date_range else q
+    conditions: list[Condition] = []
+    for regex in (_PREFIX_COND, _SUFFIX_COND):
+        for m in regex.finditer(rest):
+            op_text = m.group("op")
+            op = _condition_op(op_text)
+            raw = m.group("val").strip()
+            parsed = parse_value(re.sub(r"(\d)\s?k\b", r"\g<1>000", raw))
+            if parsed.number is None:
+                continue
+            unit = parsed.unit
+            if unit is not None and _unit_of(unit) is not None:
+                unit = _unit_of(unit)
+            conditions.append(Condition(op, parsed.number, unit, m.group(0)))
+    for c in conditions:
+        rest = rest.replace(c.text, " ")
+    which = None
+    answer: Answer = "value"
+    operator = None
+    for op, regex in _OPERATOR_RES:
+        if regex.search(rest):
+            operator = op
+            break
+    if operator == "latest" and re.search(r"\bmost\s+recent", rest) is None:
+        # "last" in "from the first to the last" belongs to a change question
+        operator = "change" if re.search(r"\bfirst\b.*\blast\b", rest) else operator
+    superlative = operator in ("max", "min")
+    which_match = _WHICH_RE.search(rest)
+    if superlative and (
+        _WHEN_RE.search(rest) or (which_match and which_match.group(1) in _DATE_WORDS)
+    ):
+        answer = "date"
+    elif superlative and which_match and which_match.group(1) not in STOPWORDS:
+        answer, which = "column", which_match.group(1)
+    elif operator == "count" and re.search(r"\bhow\s+many\s+([a-z]+)", rest):
+        # "how many hours/steps" asks for a quantity, not a number of records
+        word = re.search(r"\bhow\s+many\s+([a-z]+)", rest)
+        assert word is not None
+        if _unit_of(word.group(1)) is not None and not conditions:
+            operator = "sum"
+    out_unit = None
+    for m in _IN_UNIT_RE.finditer(rest):
+        unit = _unit_of(m.group(1))
+        if unit is not None:
+            out_unit = unit
+    return Intent(
+        operator, answer, date_range, tuple(conditions), which, out_unit, rest
+    )
+
+
+def _condition_op(text: str) -> str:
+    t = " ".join(text.split())
+    if t.startswith("or ") or t in ("plus", "+"):
+        more = re.search(r"more|above|higher|longer|greater|over|plus|\+", t)
+        return ">=" if more else "<="
+    for op, pattern in _CONDITION_OPS:
+        if re.fullmatch(pattern, t):
+            return op
+    return "="
+
+
+# -- mapping onto tables ---------------------------------------------------------
+def _abbreviates(token: str, word: str) -> bool:
+    """Whether a column token abbreviates a word: avg/average, temp/temperature."""
+    if len(token) < 3 or len(token) >= len(word) or token[0] != word[0]:
+        return False
+    it = iter(word)
+    return all(ch in it for ch in token)
+
+
+@dataclass
+class _Question:
+    """Tokens of a question prepared once for matching."""
+
+    words: list[str]
+    stems: list[str]
+    acronyms: set[str]
+
+    @classmethod
+    def of(cls, text: str) -> _Question:
+        ws = [w for w in words(text) if w not in ("s", "t")]
+        content = [w for w in ws if w not in STOPWORDS]
+        acr = set(initials(content, 2)) | set(initials(content, 3))
+        return cls(ws, [stem(w) for w in content], acr)
+
+    def token_hit(self, token: str) -> float:
+        t = stem(token)
+        if t in self.stems:
+            return 0.25 if t in _OPERATOR_TOKENS else 1.0
+        if token in self.acronyms:
+            return 1.0
+        if any(_abbreviates(token, w) for w in self.stems):
+            return 0.25 if token in _OPERATOR_TOKENS else 0.9
+        return 0.0
+
+
+def _name_score(q: _Question, name: str) -> float:
+    """How well a question names a column or table (0: not at all)."""
+    tokens = [t for t in words(name) if t not in ("log", "value", "a")]
+    if not tokens:
+        return 0.0
+    hits = [q.token_hit(t) for t in tokens]
+    found = sum(hits)
+    if found == 0:
+        return 0.0
+    bonus = 0.05 * sum(
+        1 for t, h in zip(tokens, hits, strict=True) if not h and t in _GENERIC_MEASURE
+    )
+    return found / len(tokens) + 0.1 * found + bonus
+
+
+def _value_in(text: str, value: str) -> int:
+    """Position of a column value as a whole phrase (plural allowed), or -1."""
+    v = value.strip().lower()
+    if len(v) < 2 or v in STOPWORDS:
+        return -1
+    m = re.search(rf"(?<![\w]){re.escape(v)}(?:s|es)?(?![\w])", text)
+    return m.start() if m else -1
+
+
+@dataclass
+class _Mapping:
+    table: TableCard
+    score: float
+    filters: list[dict[str, Any]]
+    target: str | None
+    answer_column: str | None
+    notes: list[str]
+
+
+class RulePlanner:
+    """Maps questions onto the planning context without a model.
+
+    Args:
+        word_embed: The text encoder, used for synonyms ("spent" ~ "amount",
+            "win" ~ "won") when lexical matching finds nothing; None: lexical only.
+    """
+
+    def __init__(self, word_embed: WordEmbed | None = None) -> None:
+        self.word_embed = word_embed
+        self._cache: dict[str, np.ndarray] = {}
+
+    def _vec(self, texts: list[str]) -> np.ndarray | None:
+        if self.word_embed is None or not texts:
+            return None
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            for t, v in zip(missing, self.word_embed(missing), strict=True):
+                self._cache[t] = np.asarray(v, dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+    def _synonym(
+        self, q: _Question, names: list[str], floor: float
+    ) -> dict[str, float]:
+        """Embedding similarity of the question's words to column names."""
+        content = [w for w in q.words if w not in STOPWORDS and not w.isdigit()]
+        if not names or not content:
+            return {}
+        wv = self._vec(content)
+        nv = self._vec([" ".join(words(n)) for n in names])
+        if wv is None or nv is None:
+            return {}
+        sims = (nv @ wv.T).max(axis=1)
+        return {n: float(s) for n, s in zip(names, sims, strict=True) if s >= floor}
+
+    # -- the plan ----------------------------------------------------------------
+    def plan(
+        self, question: str, now: datetime | date, context: PlanningContext
+    ) -> RulePlan:
+        """Read the question and map it onto the best table of the context."""
+        intent = read_intent(question, now)
+        retrieval: Literal["event_locate", "semantic_match"] = (
+            "event_locate" if _WHEN_RE.search(intent.text) else "semantic_match"
+        )
+        plan = RulePlan(intent, None, retrieval)
+        if intent.operator is None and _RETRIEVAL_RE.search(intent.text):
+            plan.notes.append("no analytic question form: recalled from memory")
+            return plan
+        if intent.operator is None and not (intent.conditions or intent.date_range):
+            plan.notes.append("no analytic question form: recalled from memory")
+            return plan
+        q = _Question.of(intent.text)
+        best: _Mapping | None = None
+        for table, ctx_score in context.tables:
+            mapping = self._map(intent, q, table)
+            if mapping is None:
+                continue
+            mapping.score += 0.2 * ctx_score
+            if best is None or mapping.score > best.score:
+                best = mapping
+        if best is None:
+            plan.notes.append(
+                "no table of the planning context matches the question: recalled "
+                "from memory instead"
+            )
+            return plan
+        plan.analytic = self._call(intent, best)
+        plan.notes.extend(best.notes)
+        return plan
+
+    def _map(self, intent: Intent, q: _Question, table: TableCard) -> _Mapping | None:
+        op = intent.operator or "latest"
+        text = intent.text
+        filters: list[dict[str, Any]] = []
+        score = 0.0
+        notes: list[str] = []
+        used: set[str] = set()
+        # categorical conditions: column values named in the question
+        for col in table.columns:
+            if col.sql_type == "VARCHAR" and col.values:
+                hits = [v for v in col.values if _value_in(text, v) >= 0]
+                # a longer value that contains a shorter one wins ("cafe luna" > "cafe")
+                hits = [
+                    h
+                    for h in hits
+                    if not any(h != o and h.lower() in o.lower() for o in hits)
+                ]
+                if hits and not (
+                    intent.answer == "column" and self._is_which(intent, col)
+                ):
+                    filters.append(
+                        {"column": col.name, "op": "=", "value": hits[0]}
+                        if len(hits) == 1
+                        else {"column": col.name, "op": "in", "value": hits}
+                    )
+                    used.add(col.name)
+                    score += 1.5
+        # boolean columns named in the question ("did I win", "workouts I won")
+        bools = [c for c in table.columns if c.sql_type == "BOOLEAN"]
+        if bools:
+            syn = self._synonym(q, [c.name for c in bools], 0.72)
+            for col in bools:
+                if _name_score(q, col.name) > 0 or col.name in syn:
+                    negated = _NEGATION_RE.search(text) is not None
+                    filters.append(
+                        {"column": col.name, "op": "=", "value": not negated}
+                    )
+                    used.add(col.name)
+                    score += 1.0
+        numeric = [c for c in table.columns if c.numeric]
+        # value conditions on the numeric column they are about
+        for cond in intent.conditions:
+            about = self._condition_column(cond, q, numeric)
+            if about is None:
+                return None
+            value: Any = (
+                cond.number
+                if cond.unit is None or cond.unit == about.unit
+                else (
+                    f"{cond.number:g} {cond.unit}"
+                    if convertible(cond.unit, about.unit)
+                    else cond.number
+                )
+            )
+            filters.append({"column": about.name, "op": cond.op, "value": value})
+            used.add(about.name)
+            score += 1.0
+        if intent.date_range is not None:
+            dr = intent.date_range
+            if dr.start == date(1, 1, 1):
+                filters.append(
+                    {"column": "time", "op": "<=", "value": dr.end.isoformat()}
+                )
+            else:
+                filters.append(
+                    {"column": "time", "op": "between", "value": dr.filter_value()}
+                )
+        name_score = _name_score(q, table.name)
+        score += 0.5 * name_score
+        answer_column = None
+        if intent.answer == "column":
+            candidates = [c for c in table.columns if c.sql_type == "VARCHAR"]
+            answer_col = self._which_column(intent, q, candidates)
+            if answer_col is None:
+                return None
+            answer_column = answer_col.name
+            score += 1.0
+        target = None
+        if op != "count":
+            target, t_score = self._target(intent, q, numeric, used)
+            if target is None:
+                return None
+            score += 2.0 * t_score
+        elif not filters and name_score == 0:
+            # "how many X": X must be what the table records
+            col_names = max(
+                (_name_score(q, c.name) for c in table.columns), default=0.0
+            )
+            if col_names == 0:
+                return None
+            score += col_names
+        elif not filters:
+            score += 0.0
+        if op == "count" and not (used or name_score or intent.date_range):
+            return None
+        return _Mapping(table, score, filters, target, answer_column, notes)
+
+    def _is_which(self, intent: Intent, col: ColumnCard) -> bool:
+        word = intent.which_word or ""
+        return stem(word) in [stem(t) for t in words(col.name)]
+
+    def _which_column(
+        self, intent: Intent, q: _Question, candidates: list[ColumnCard]
+    ) -> ColumnCard | None:
+        word = intent.which_word or ""
+        for col in candidates:
+            if stem(word) in [stem(t) for t in words(col.name)]:
+                return col
+        syn = self._synonym(_Question.of(word), [c.name for c in candidates], 0.5)
+        if syn:
+            name = max(syn, key=lambda n: syn[n])
+            return next(c for c in candidates if c.name == name)
+        return None
+
+    def _condition_column(
+        self, cond: Condition, q: _Question, numeric: list[ColumnCard]
+    ) -> ColumnCard | None:
+        def plausible(col: ColumnCard) -> float:
+            if col.low is None or col.high is None:
+                return 0.0
+            span = max(col.high - col.low, 1e-9)
+            return 0.5 if col.low - span <= cond.number <= col.high + span else 0.0
+
+        scored: list[tuple[float, ColumnCard]] = []
+        for col in numeric:
+            s = 0.0
+            if cond.unit is not None:
+                if cond.unit == col.unit:
+                    s += 3.0
+                elif col.unit and convertible(cond.unit, col.unit):
+                    s += 2.5
+                elif _name_score(_Question.of(cond.unit), col.name) > 0:
+                    s += 3.0  # "10,000 steps" on a column named steps
+                elif col.unit is not None or _unit_of(cond.unit) is not None:
+                    continue  # a unit that does not fit the column
+            s += _name_score(q, col.name) + plausible(col)
+            scored.append((s, col))
+        if not scored:
+            return None
+        scored.sort(key=lambda x: -x[0])
+        return scored[0][1]
+
+    def _target(
+        self,
+        intent: Intent,
+        q: _Question,
+        numeric: list[ColumnCard],
+        used: set[str],
+    ) -> tuple[str | None, float]:
+        """The expression to aggregate or rank, and how sure the match is."""
+        if not numeric:
+            return None, 0.0
+        per = self._per_expression(intent.text, numeric)
+        if per is not None:
+            return per, 1.5
+        scores = {c.name: _name_score(q, c.name) for c in numeric}
+        for c in numeric:
+            if (
+                intent.output_unit
+                and c.unit
+                and convertible(intent.output_unit, c.unit)
+            ):
+                scores[c.name] += 0.3
+        best = max(scores.values())
+        if best > 0.3:
+            top = [c for c in numeric if scores[c.name] == best]
+            return top[0].name, min(best, 1.5)
+        syn = self._synonym(q, [c.name for c in numeric], 0.45)
+        if syn:
+            name = max(syn, key=lambda n: syn[n])
+            return name, 0.5 * syn[name]
+        free = [c for c in numeric if c.name not in used]
+        if len(free) == 1:
+            return free[0].name, 0.2
+        if len(numeric) == 1:
+            return numeric[0].name, 0.2
+        return None, 0.0
+
+    def _per_expression(self, text: str, numeric: list[ColumnCard]) -> str | None:
+        """A ratio such as "minutes per km", when both sides name columns."""
+        for m in _PER_RE.finditer(text):
+            a, b = (self._column_for_word(w, numeric) for w in m.groups())
+            if a is not None and b is not None and a != b:
+                return f"{a} / {b}"
+        return None
+
+    def _column_for_word(self, word: str, numeric: list[ColumnCard]) -> str | None:
+        unit = _unit_of(word)
+        if unit is not None:
+            fits = [c for c in numeric if c.unit and convertible(unit, c.unit)]
+            if len(fits) == 1:
+                return fits[0].name
+        q = _Question.of(word)
+        named = [c for c in numeric if _name_score(q, c.name) > 0]
+        return named[0].name if len(named) == 1 else None
+
+    # -- the call ------------------------------------------------------------------
+    def _call(self, intent: Intent, m: _Mapping) -> AnalyticCall:
+        op = intent.operator or "latest"
+        table = m.table.name
+        if intent.answer in ("date", "column") and m.target is not None:
+            order = "desc" if op == "max" else "asc"
+            args: dict[str, Any] = {
+                "table": table,
+                "target_column_expression": m.target,
+                "order": order,
+                "optional_column_filters": m.filters,
+                "result_budget": 1,
+            }
+            what = "day" if intent.answer == "date" else m.answer_column
+            extreme = "highest" if order == "desc" else "lowest"
+            goal = f"the {what} with the {extreme} {m.target} in {table}"
+            return AnalyticCall(
+                "rank", args, intent.answer, m.answer_column, None, goal
+            )
+        args = {"table": table, "operator": op, "optional_column_filters": m.filters}
+        if m.target is not None:
+            args["target_column_expression"] = m.target
+        goal = f"{op} of {m.target or 'rows'} in {table}"
+        if intent.date_range is not None:
+            dr = intent.date_range
+            goal += f" from {dr.start} to {dr.end}"
+        return AnalyticCall("compute", args, "value", None, intent.output_unit, goal)

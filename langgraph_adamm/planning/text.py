@@ -1,0 +1,58 @@
+"""Tokens for lexical matching between questions and memory metadata."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+STOPWORDS = frozenset(
+    """a an the i me my mine we our you your it its is are was were be been being am
+    do did does done have has had of in on at to for from by with about as into over
+    and or but if then than so that this these those what which who whom whose when
+    where why how much many any some all each every per there here up down out off
+    again very can could should would will just not no yes get got give show tell
+    please s t did my log logged record recorded entries entry""".split()
+)
+_TOKEN_RE = re.compile(r"[^\W_]+", re.UNICODE)
+_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def stem(word: str) -> str:
+    """A light English stem: plurals and common verb endings folded."""
+    w = word.lower()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+        return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
+    if len(w) > 4 and w.endswith("es") and w[-3] in "sxz":
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens (identifiers split at ``_`` and camel case)."""
+    return [t.lower() for t in _TOKEN_RE.findall(_CAMEL_RE.sub(" ", text))]
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the words that carry meaning (stopwords dropped)."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS]
+
+
+def token_similarity(query: Iterable[str], document: Iterable[str]) -> float:
+    """Share of the query's distinct stems that the document contains."""
+    q = set(query)
+    if not q:
+        return 0.0
+    return len(q & set(document)) / len(q)
+
+
+def initials(tokens: list[str], size: int) -> dict[str, int]:
+    """Acronyms of consecutive words ("heart rate" -> "hr") with their position."""
+    out: dict[str, int] = {}
+    for i in range(len(tokens) - size + 1):
+        out.setdefault("".join(t[0] for t in tokens[i : i + size]), i)
+    return out

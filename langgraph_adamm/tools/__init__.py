@@ -1,0 +1,1 @@
+"""Memory access tools: plain calls (``calls``) and LangChain tools (``langchain``)."""

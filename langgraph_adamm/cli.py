@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from langgraph_adamm.analytic.values import convert_units, convertible
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.history import read_history, read_questions
@@ -108,6 +110,21 @@ def _tables(args: argparse.Namespace) -> int:
     return 0
 
 
+def matches_gold(result: dict[str, Any], gold: dict[str, Any]) -> bool:
+    """Whether an answer's value equals a gold value (units converted)."""
+    want, got = gold.get("value"), result.get("value")
+    if want is None or got is None:
+        return False
+    if isinstance(want, bool) or isinstance(got, bool):
+        return bool(want == got)
+    if isinstance(want, (int, float)) and isinstance(got, (int, float)):
+        unit, gold_unit = result.get("unit"), gold.get("unit")
+        if unit and gold_unit and unit != gold_unit and convertible(unit, gold_unit):
+            got = convert_units(float(got), unit, gold_unit)
+        return math.isclose(float(got), float(want), rel_tol=1e-6, abs_tol=1e-9)
+    return str(got).strip().lower() == str(want).strip().lower()
+
+
 def _demo(args: argparse.Namespace) -> int:
     data = resources.files("langgraph_adamm") / "data"
     with resources.as_file(data / "sample_history.json") as hist_path:
@@ -124,44 +141,102 @@ def _demo(args: argparse.Namespace) -> int:
         )
         print(report)
         print_tables(memory)
-        print("\nExample analytic calls (typed arguments; no SQL from outside):")
-        for q in questions[:6]:
-            gold = q.extra.get("gold") or {}
-            table = next(
-                (
-                    t
-                    for t in memory.tables
-                    if set(gold.get("attributes", ())) <= t.attributes
-                ),
-                None,
+        print(
+            "\nQuestions answered by the query graph, offline (rule planner, "
+            "template reader); the stored gold answer is only compared after:"
+        )
+        right = 0
+        for q in questions:
+            result = memory.ask(q.question, question_time=q.question_time)
+            ok = matches_gold(result, q.extra.get("gold") or {})
+            right += ok
+            call = result["steps"][0] if result["steps"] else None
+            shown = f"{call['tool']}({json.dumps(call['arguments'])})" if call else "-"
+            print(
+                f"- {q.question}\n    {shown}\n    -> {result['answer']}\n"
+                f"    [{'matches' if ok else 'DIFFERS FROM'} the expected {q.answer}]"
             )
-            if table is None:
-                continue
-            call = dict(gold["args"], table=table.table_name)
-            if gold["tool"] == "compute":
-                res = memory.compute(call)
-                got = f"{res.value} {res.unit or ''}".strip()
-                print(
-                    f"- {q.question}\n    compute({json.dumps(call)})\n    -> {got} "
-                    f"from {res.row_count} rows (expected {q.answer})"
-                )
-            else:
-                ranked = memory.rank(call)
-                top = ranked.rows[0] if ranked.rows else {}
-                print(
-                    f"- {q.question}\n    rank({json.dumps(call)})\n    -> "
-                    f"{str(top.get('time', ''))[:10]} (expected {q.answer})"
-                )
+        print(f"\n{right} of {len(questions)} answers match the expected values.")
         if memory.retrieval is not None:
             query = "Can you suggest something to cook for dinner?"
-            print(f"\nRetrieval memory: event_locate({query!r}, result_budget=2)")
-            for unit in memory.event_locate(query, 2):
-                first_line = unit.content.splitlines()[0][:90]
-                around = [n.unit_id for n in unit.neighbours]
-                print(
-                    f"- {unit.unit_id} ({unit.time}) score {unit.score:.3f}: "
-                    f"{first_line}  [neighbours {around}]"
-                )
+            result = memory.ask(query)
+            print(f"\nA question no table answers: {query!r}")
+            print(f"    plan: {[s['tool'] for s in result['plan']]}")
+            print("    -> " + result["answer"].replace("\n", "\n       "))
+    return 0
+
+
+def _ask_one(
+    memory: Memory, question: str, when: Any, model_options: dict[str, Any]
+) -> dict[str, Any]:
+    result = memory.ask(question, question_time=when, **model_options)
+    result["steps"] = [
+        {
+            "tool": s.get("tool"),
+            "arguments": s.get("arguments"),
+            "summary": s.get("summary") or "",
+            "error": s.get("error"),
+        }
+        for s in result.get("steps") or []
+    ]
+    return result
+
+
+def _ask_user(args: argparse.Namespace) -> str:
+    if args.user_id:
+        return str(args.user_id)
+    users = _users(args.db)
+    if len(users) == 1:
+        return users[0]
+    if not users:
+        raise AdaMMError(f"the memory at {args.db} is empty; run 'adamm ingest' first")
+    raise AdaMMError(
+        f"the memory at {args.db} holds several users ({', '.join(users[:10])}); "
+        "choose one with --user-id"
+    )
+
+
+def _ask(args: argparse.Namespace) -> int:
+    if (args.question is None) == (args.questions is None):
+        raise AdaMMError("give either a QUESTION or --questions FILE")
+    try:
+        if not Path(args.db).exists():
+            raise AdaMMError(
+                f"no memory database at {args.db}; run 'adamm ingest' first"
+            )
+        user = _ask_user(args)
+        questions = (
+            read_questions(args.questions) if args.questions is not None else None
+        )
+        memory = Memory(
+            args.db,
+            user_id=user,
+            model=args.model,
+            retrieval=False if args.no_retrieval else None,
+        )
+    except AdaMMError as exc:
+        if not args.json:
+            raise
+        print(
+            json.dumps({"question": args.question, "answer": None, "error": str(exc)})
+        )
+        return 2
+    options: dict[str, Any] = {}
+    with memory:
+        items = (
+            [(None, args.question, args.question_time)]
+            if questions is None
+            else [(q.question_id, q.question, q.question_time) for q in questions]
+        )
+        for qid, text, when in items:
+            result = _ask_one(memory, text, when, options)
+            if qid is not None:
+                result = {"question_id": qid, **result}
+            if args.json:
+                print(json.dumps(result, default=str, ensure_ascii=False), flush=True)
+            else:
+                prefix = f"[{qid}] " if qid else ""
+                print(f"{prefix}{text}\n{result['answer']}\n")
     return 0
 
 
@@ -267,7 +342,24 @@ def build_parser() -> argparse.ArgumentParser:
     conv.add_argument("out")
     conv.set_defaults(func=_convert)
 
-    demo = sub.add_parser("demo", help="ingest the bundled sample and show the tables")
+    ask = sub.add_parser("ask", help="answer a question (or a questions file)")
+    ask.add_argument("question", nargs="?", help="the question")
+    ask.add_argument("--db", required=True, help="memory database file (DuckDB)")
+    ask.add_argument("--user-id", help="namespace (default: the only user stored)")
+    ask.add_argument(
+        "--model", help="chat model, e.g. openai:gpt-4.1-nano (default: offline)"
+    )
+    ask.add_argument(
+        "--questions", help="a questions file (JSON Lines); answers every question"
+    )
+    ask.add_argument("--question-time", help="'now' for relative dates (ISO date-time)")
+    ask.add_argument("--no-retrieval", action="store_true", help="analytic only")
+    ask.add_argument("--json", action="store_true", help="one JSON object a line")
+    ask.set_defaults(func=_ask)
+
+    demo = sub.add_parser(
+        "demo", help="ingest the bundled sample and answer its questions"
+    )
     demo.add_argument("--db", default="adamm_demo.duckdb")
     demo.set_defaults(func=_demo)
     return parser

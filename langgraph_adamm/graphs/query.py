@@ -504,7 +504,6 @@ class _QueryNodes:
             answer_form=state.get("answer_form", "value"),
             answer_column=state.get("answer_column"),
             output_unit=state.get("output_unit"),
-            notes=base["notes"],
         )
         out = base | {
             "answer": reading.answer,

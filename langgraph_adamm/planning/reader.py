@@ -116,7 +116,6 @@ def template_read(
     answer_form: str = "value",
     answer_column: str | None = None,
     output_unit: str | None = None,
-    notes: list[str] | None = None,
 ) -> Reading:
     """The offline reader.
 
@@ -190,9 +189,9 @@ def template_read(
             lines.append(
                 f"- ({when}{u.get('unit_id')}, score {u.get('score', 0):.2f}) {content}"
             )
-        lead = (notes or ["From memory"])[-1]
         return Reading(
-            f"{lead}. The closest memories are:\n" + "\n".join(lines),
+            "No analytic table answers this exactly; the closest memories are:\n"
+            + "\n".join(lines),
             None,
             None,
             evidence,

@@ -1,0 +1,97 @@
+"""The six memory tools as LangChain ``StructuredTool``s, for any LangGraph agent.
+
+    agent = create_agent(model, tools=create_memory_tools(memory))
+
+Each tool's schema is the operator's own pydantic model. A problem the model
+can fix - an unknown table or column ("did you mean ..."), a value of the wrong
+type, bad arguments - comes back as a short tool message rather than an
+exception, so a default ``ToolNode`` keeps the agent running. The user namespace
+is ``config["configurable"]["user_id"]`` when the run gives one, else the
+memory's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import StructuredTool, ToolException
+from pydantic import ValidationError
+
+from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.tools.calls import ARG_MODELS, TOOL_DESCRIPTIONS, run_tool
+
+if TYPE_CHECKING:
+    from langgraph_adamm.memory import Memory
+
+TOOL_TITLES: dict[str, str] = {
+    "lookup": "Lookup",
+    "filter": "Filter",
+    "compute": "Compute",
+    "rank": "Rank",
+    "semantic_match": "SemanticMatch",
+    "event_locate": "EventLocate",
+}
+"""Tool names as the paper writes them (what a model sees)."""
+MAX_OUTPUT_CHARS = 12_000
+
+
+def _validation_message(exc: ValidationError | Any) -> str:
+    try:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
+            for e in exc.errors()[:5]
+        )
+    except Exception:  # noqa: BLE001 - any validation error still gets a message
+        problems = str(exc).splitlines()[0]
+    return f"Invalid arguments: {problems[:500]}. Fix them and call again."
+
+
+def _make_tool(memory: Memory, name: str) -> StructuredTool:
+    def run(config: RunnableConfig, **arguments: Any) -> str:
+        user = ((config or {}).get("configurable") or {}).get("user_id")
+        if user is not None and user != memory.user_id and not memory.has_user(user):
+            raise ToolException(f"No memory is stored for user {str(user)[:80]!r}.")
+        try:
+            outcome = run_tool(memory.for_user(user), name, arguments)
+        except AdaMMError as exc:
+            raise ToolException(str(exc)[:600]) from None
+        payload = {"summary": outcome.summary, **outcome.result}
+        text = json.dumps(payload, default=str, ensure_ascii=False)
+        if len(text) > MAX_OUTPUT_CHARS:
+            text = text[:MAX_OUTPUT_CHARS] + ' ..."(truncated)"'
+        return text
+
+    async def arun(config: RunnableConfig, **arguments: Any) -> str:
+        return await asyncio.to_thread(run, config, **arguments)
+
+    return StructuredTool.from_function(
+        func=run,
+        coroutine=arun,
+        name=TOOL_TITLES[name],
+        description=TOOL_DESCRIPTIONS[name],
+        args_schema=ARG_MODELS[name],
+        handle_tool_error=True,
+        handle_validation_error=_validation_message,
+    )
+
+
+def create_memory_tools(
+    memory: Memory, *, include: tuple[str, ...] | None = None
+) -> list[StructuredTool]:
+    """Lookup, Filter, Compute, Rank, SemanticMatch and EventLocate over a memory.
+
+    Args:
+        memory: The memory the tools read (read-only).
+        include: Tool keys to keep (default: all six; the retrieval tools only
+            when the memory has retrieval).
+    """
+    names = include or tuple(TOOL_TITLES)
+    if include is None and memory.retrieval is None:
+        names = ("lookup", "filter", "compute", "rank")
+    unknown = [n for n in names if n not in TOOL_TITLES]
+    if unknown:
+        raise AdaMMError(f"unknown tools {unknown}; choose from {list(TOOL_TITLES)}")
+    return [_make_tool(memory, n) for n in names]

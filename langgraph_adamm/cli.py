@@ -166,10 +166,8 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ask_one(
-    memory: Memory, question: str, when: Any, model_options: dict[str, Any]
-) -> dict[str, Any]:
-    result = memory.ask(question, question_time=when, **model_options)
+def _ask_one(memory: Memory, question: str, when: Any) -> dict[str, Any]:
+    result = memory.ask(question, question_time=when)
     result["steps"] = [
         {
             "tool": s.get("tool"),
@@ -218,10 +216,18 @@ def _ask(args: argparse.Namespace) -> int:
         if not args.json:
             raise
         print(
-            json.dumps({"question": args.question, "answer": None, "error": str(exc)})
+            json.dumps(
+                {
+                    "question": args.question,
+                    "answer": None,
+                    "value": None,
+                    "unit": None,
+                    "evidence": [],
+                    "error": str(exc),
+                }
+            )
         )
         return 2
-    options: dict[str, Any] = {}
     with memory:
         items = (
             [(None, args.question, args.question_time)]
@@ -229,7 +235,7 @@ def _ask(args: argparse.Namespace) -> int:
             else [(q.question_id, q.question, q.question_time) for q in questions]
         )
         for qid, text, when in items:
-            result = _ask_one(memory, text, when, options)
+            result = _ask_one(memory, text, when)
             if qid is not None:
                 result = {"question_id": qid, **result}
             if args.json:

@@ -48,3 +48,49 @@ def memory() -> Iterator[Memory]:
     mem = Memory(":memory:", user_id="u", config=AdaMMConfig(ingest_batch_size=1))
     yield mem
     mem.close()
+
+
+class StructuredScriptedModel(ScriptedChatModel):
+    """A scripted model whose structured-output mode parses each message's JSON."""
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        from langchain_core.runnables import RunnableLambda
+
+        from langgraph_adamm.chat import parse_output
+
+        return self | RunnableLambda(lambda message: parse_output(message, schema))
+
+
+def structured(messages: list[AIMessage | str]) -> StructuredScriptedModel:
+    return StructuredScriptedModel(messages=iter(messages))
+
+
+SAMPLE_OTHER_USER = [
+    {"user": "Sleep: 9.5 h, Deep sleep: 2 h", "time": "2026-03-01T08:00"},
+    {"user": "Sleep: 9.0 h, Deep sleep: 2.5 h", "time": "2026-03-02T08:00"},
+    {"user": "Sleep: 8.5 h, Deep sleep: 2.2 h", "time": "2026-03-03T08:00"},
+    {"user": "Sleep: 9.1 h, Deep sleep: 2.1 h", "time": "2026-03-04T08:00"},
+    {"user": "Sleep: 9.2 h, Deep sleep: 2.4 h", "time": "2026-03-05T08:00"},
+]
+
+
+@pytest.fixture(scope="session")
+def sample_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The bundled sample (user "demo") plus a small second user ("other"), with
+    retrieval memory; closed, so each test opens its own Memory."""
+    from importlib import resources
+
+    path = str(tmp_path_factory.mktemp("sample") / "sample.duckdb")
+    data = resources.files("langgraph_adamm") / "data" / "sample_history.json"
+    with resources.as_file(data) as hist, Memory(path, user_id="demo") as mem:
+        mem.ingest(hist)
+    with Memory(path, user_id="other") as mem:
+        mem.ingest(history(SAMPLE_OTHER_USER, user_id="other"))
+    return path
+
+
+@pytest.fixture
+def sample_memory(sample_db: str) -> Iterator[Memory]:
+    mem = Memory(sample_db, user_id="demo")
+    yield mem
+    mem.close()

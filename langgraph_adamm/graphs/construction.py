@@ -72,7 +72,8 @@ class _ConstructionNodes:
                 "the construction graph has no memory: pass "
                 "create_construction_graph(memory) or configurable 'memory'"
             )
-        return base.for_user(state.get("user_id") or conf.get("user_id"))
+        # "" means unset: a LangGraph server without auth puts "" in configurable
+        return base.for_user(state.get("user_id") or conf.get("user_id") or None)
 
     def _report(self, state: ConstructionState) -> IngestReport:
         from langgraph_adamm.memory import IngestReport

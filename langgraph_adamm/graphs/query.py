@@ -29,7 +29,11 @@ from langgraph_adamm.planning.llm import (
     ReaderOutput,
     call_structured,
 )
-from langgraph_adamm.planning.reader import select_value, template_read
+from langgraph_adamm.planning.reader import (
+    produced_nothing,
+    select_value,
+    template_read,
+)
 from langgraph_adamm.planning.rules import RulePlanner
 from langgraph_adamm.tools.calls import (
     ANALYTIC_TOOLS,
@@ -116,7 +120,8 @@ class _QueryNodes:
         return base
 
     def _user(self, state: QueryState, config: RunnableConfig | None) -> str | None:
-        return state.get("user_id") or _configurable(config).get("user_id")
+        # "" means unset: a LangGraph server without auth puts "" in configurable
+        return state.get("user_id") or _configurable(config).get("user_id") or None
 
     def _mem(self, state: QueryState, config: RunnableConfig | None) -> Memory:
         return self._base(config).for_user(self._user(state, config))
@@ -416,17 +421,7 @@ class _QueryNodes:
     ) -> dict[str, Any]:
         plan = list(state["plan"])
         last = steps[-1]
-        empty = (
-            last.get("error")
-            or (
-                last["tool"] == "compute"
-                and not (last.get("result") or {}).get("row_count")
-            )
-            or (
-                last["tool"] in ("rank", "filter", "lookup")
-                and not (last.get("result") or {}).get("rows")
-            )
-        )
+        empty = produced_nothing(last)
         if (
             self.model is None
             and last["tool"] in ANALYTIC_TOOLS

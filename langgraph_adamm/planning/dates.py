@@ -294,6 +294,10 @@ _RULES = [
         _between,
     ),
     (
+        rf"{_B}(?P<a>{_DAY})\s+(?:to|until|till|through|thru|-|–)\s+(?P<b>{_DAY}){_E}",
+        _between,
+    ),
+    (
         rf"{_B}(?:between|from)\s+(?P<a>{_MONTH})\s+(?:and|to|until|through|-)\s+"
         rf"(?P<b>{_MONTH}){_E}",
         _month_span,

@@ -71,6 +71,21 @@ def _filters_text(args: dict[str, Any]) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
+def produced_nothing(step: dict[str, Any]) -> bool:
+    """Whether an executed step failed or matched no record.
+
+    A count of 0 is an answer, not nothing.
+    """
+    result = step.get("result") or {}
+    if step.get("error"):
+        return True
+    if step["tool"] == "compute":
+        return result.get("operator") != "count" and not result.get("row_count")
+    if step["tool"] in ("rank", "filter", "lookup"):
+        return not result.get("rows")
+    return not result.get("units")
+
+
 def select_value(
     steps: list[dict[str, Any]],
     answer_form: str = "value",
@@ -131,7 +146,7 @@ def template_read(
         ev = step.get("evidence") or []
         if step["tool"] == "compute":
             rows = result.get("row_count", 0)
-            if not rows:
+            if not rows and result.get("operator") != "count":
                 return Reading(
                     f"No records in {table}{_filters_text(args)} match, so there is "
                     "nothing to compute.",

@@ -21,6 +21,7 @@ import numpy as np
 from langgraph_adamm.analytic.values import (
     canonical_unit,
     convertible,
+    is_dimensioned,
     parse_value,
 )
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
@@ -42,11 +43,14 @@ _OPERATOR_WORDS: list[tuple[str, str]] = [
         r"\b(?:average|avg|mean|typical(?:ly)?|on\s+average|per\s+(?:day|night))\b",
     ),
     ("median", r"\bmedian\b"),
-    ("count", r"\b(?:how\s+many|number\s+of|how\s+often|count|times)\b"),
+    (
+        "count",
+        r"\b(?:how\s+many|number\s+of|how\s+often|count\s+(?:of|the|all|my)|"
+        r"times)\b|^count\b",
+    ),
     (
         "sum",
-        r"\b(?:total|sum|altogether|in\s+all|combined|overall|how\s+much|"
-        r"spen[dt]|cumulative)\b",
+        r"\b(?:total|sum|altogether|in\s+all|combined|overall|cumulative)\b",
     ),
     (
         "latest",
@@ -64,6 +68,7 @@ _OPERATOR_WORDS: list[tuple[str, str]] = [
         r"\b(?:lowest|min|minimum|least|shortest|smallest|worst|fewest|lightest|"
         r"cheapest|slowest)\b",
     ),
+    ("sum", r"\bhow\s+much\b"),
 ]
 _OPERATOR_RES = [(op, re.compile(p)) for op, p in _OPERATOR_WORDS]
 _OPERATOR_TOKENS = frozenset(
@@ -76,7 +81,13 @@ _OPERATOR_TOKENS = frozenset(
     ).split()
 )
 _GENERIC_MEASURE = frozenset({"total", "overall", "daily", "net", "all"})
-_WHICH_RE = re.compile(r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+)?)?([a-z]+)")
+_WHICH_RE = re.compile(
+    r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+)?)?"
+    r"(?:(?:kind|type|sort)\s+of\s+)?([a-z]+)"
+)
+_DAY_WITH_RE = re.compile(
+    r"\b(?:day|date|night|morning|evening)\s+(?:with|of|when|that|did|had|was)\b"
+)
 _WHEN_RE = re.compile(r"\bwhen\b|\bwhat\s+time\b")
 _DATE_WORDS = frozenset({"day", "date", "night", "morning", "evening", "week", "time"})
 _RETRIEVAL_RE = re.compile(
@@ -87,7 +98,8 @@ _NEGATION_RE = re.compile(r"\b(?:not|didn'?t|did\s+not|never|no|lost|without|n't
 _CONDITION_OPS: list[tuple[str, str]] = [
     (
         ">=",
-        r"(?:at\s+least|no\s+less\s+than|not\s+less\s+than|minimum\s+of|>=|≥)",
+        r"(?:at\s+least|no\s+less\s+than|not\s+less\s+than|minimum\s+of|>=|≥|"
+        r"hit|hits|reached|reach)",
     ),
     ("<=", r"(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|<=|≤)"),
     (
@@ -138,6 +150,10 @@ class Intent:
     output_unit: str | None
     text: str
     """The question, lower-cased, without its date phrase and value conditions."""
+    operators: tuple[tuple[str, str], ...] = ()
+    """Every operator the words suggest, most likely first, with the words."""
+    count_noun: str | None = None
+    """What "how many"/"number of" counts ("days", "runs", "steps")."""
 
 
 @dataclass(frozen=True)
@@ -171,57 +187,87 @@ def _unit_of(word: str) -> str | None:
     return unit
 
 
-def read_intent(question: str, now: datetime | date) -> Intent:
-    """The operator, answer form, date range and conditions of a question."""
-    q = " ".join(question.lower().split())
-    date_range = find_date_range(q, now)
-    rest = q.replace(date_range.text.lower(), " ") if date_range else q
-    conditions: list[Condition] = []
+def _conditions(rest: str) -> list[Condition]:
+    found: list[Condition] = []
     for regex in (_PREFIX_COND, _SUFFIX_COND):
         for m in regex.finditer(rest):
-            op_text = m.group("op")
-            op = _condition_op(op_text)
             raw = m.group("val").strip()
+            text = m.group(0)
+            tail = re.search(r"\s+([a-z]+)$", raw)
+            if tail and tail.group(1) in STOPWORDS:  # "over $25 at ..." is no unit
+                raw = raw[: tail.start()]
+                text = (
+                    text[: text.rfind(tail.group(0))] if regex is _PREFIX_COND else text
+                )
             parsed = parse_value(re.sub(r"(\d)\s?k\b", r"\g<1>000", raw))
             if parsed.number is None:
                 continue
             unit = parsed.unit
             if unit is not None and _unit_of(unit) is not None:
                 unit = _unit_of(unit)
-            conditions.append(Condition(op, parsed.number, unit, m.group(0)))
+            found.append(
+                Condition(_condition_op(m.group("op")), parsed.number, unit, text)
+            )
+    return found
+
+
+def read_intent(question: str, now: datetime | date) -> Intent:
+    """The operator, answer form, date range and conditions of a question."""
+    q = " ".join(question.lower().split())
+    date_range = find_date_range(q, now)
+    rest = q.replace(date_range.text.lower(), " ") if date_range else q
+    conditions = _conditions(rest)
     for c in conditions:
         rest = rest.replace(c.text, " ")
+    found: list[tuple[str, str]] = []
+    for op, regex in _OPERATOR_RES:
+        m = regex.search(rest)
+        if m is not None:
+            found.append((op, m.group(0)))
+    if found and found[0][0] == "latest" and not re.search(r"\bmost\s+recent", rest):
+        if re.search(r"\bfirst\b.*\blast\b", rest):  # "from the first to the last"
+            found.insert(0, ("change", "first ... last"))
+    count_noun = None
+    count_at = next((i for i, (op, _) in enumerate(found) if op == "count"), None)
+    if count_at is not None:
+        noun = re.search(r"\b(?:how\s+many|number\s+of|count\s+of)\s+([a-z]+)", rest)
+        count_noun = noun.group(1) if noun else None
+        if count_noun and _unit_of(count_noun) is not None and not conditions:
+            # "how many hours/km": a quantity, not a number of records
+            found.pop(count_at)
+            if not any(op in ("avg", "median", "max", "min") for op, _ in found):
+                found.insert(0, ("sum", count_noun))
+            count_noun = None
+        else:  # "number of days with avg glucose below 150" counts records
+            found.insert(0, found.pop(count_at))
+    operator = found[0][0] if found else None
     which = None
     answer: Answer = "value"
-    operator = None
-    for op, regex in _OPERATOR_RES:
-        if regex.search(rest):
-            operator = op
-            break
-    if operator == "latest" and re.search(r"\bmost\s+recent", rest) is None:
-        # "last" in "from the first to the last" belongs to a change question
-        operator = "change" if re.search(r"\bfirst\b.*\blast\b", rest) else operator
-    superlative = operator in ("max", "min")
+    superlative = any(op in ("max", "min") for op, _ in found)
     which_match = _WHICH_RE.search(rest)
     if superlative and (
-        _WHEN_RE.search(rest) or (which_match and which_match.group(1) in _DATE_WORDS)
+        _WHEN_RE.search(rest)
+        or _DAY_WITH_RE.search(rest)
+        or (which_match and which_match.group(1) in _DATE_WORDS)
     ):
         answer = "date"
     elif superlative and which_match and which_match.group(1) not in STOPWORDS:
         answer, which = "column", which_match.group(1)
-    elif operator == "count" and re.search(r"\bhow\s+many\s+([a-z]+)", rest):
-        # "how many hours/steps" asks for a quantity, not a number of records
-        word = re.search(r"\bhow\s+many\s+([a-z]+)", rest)
-        assert word is not None
-        if _unit_of(word.group(1)) is not None and not conditions:
-            operator = "sum"
     out_unit = None
     for m in _IN_UNIT_RE.finditer(rest):
         unit = _unit_of(m.group(1))
         if unit is not None:
             out_unit = unit
     return Intent(
-        operator, answer, date_range, tuple(conditions), which, out_unit, rest
+        operator,
+        answer,
+        date_range,
+        tuple(conditions),
+        which,
+        out_unit,
+        rest,
+        tuple(found),
+        count_noun,
     )
 
 
@@ -271,11 +317,23 @@ class _Question:
         return 0.0
 
 
+def _name_acronyms(tokens: list[str]) -> set[str]:
+    """Short forms of a multi-word name: time_in_range -> tir, resting_hr -> rhr."""
+    if len(tokens) < 2:
+        return set()
+    out = {"".join(t[0] for t in tokens)}
+    if len(tokens[-1]) <= 3:
+        out.add("".join(t[0] for t in tokens[:-1]) + tokens[-1])
+    return out
+
+
 def _name_score(q: _Question, name: str) -> float:
     """How well a question names a column or table (0: not at all)."""
     tokens = [t for t in words(name) if t not in ("log", "value", "a")]
     if not tokens:
         return 0.0
+    if _name_acronyms(tokens) & set(q.words):
+        return 1.0 + 0.1 * len(tokens)
     hits = [q.token_hit(t) for t in tokens]
     found = sum(hits)
     if found == 0:
@@ -286,18 +344,47 @@ def _name_score(q: _Question, name: str) -> float:
     return found / len(tokens) + 0.1 * found + bonus
 
 
-def _value_in(text: str, value: str) -> int:
-    """Position of a column value as a whole phrase (plural allowed), or -1."""
+def _value_in(text: str, value: str) -> bool:
+    """Whether the question names a column value ("cafe luna", "running" ~ run)."""
     v = value.strip().lower()
-    if len(v) < 2 or v in STOPWORDS:
-        return -1
-    m = re.search(rf"(?<![\w]){re.escape(v)}(?:s|es)?(?![\w])", text)
-    return m.start() if m else -1
+    if len(v) < 2 or v in STOPWORDS or v.isdigit():
+        return False
+    if re.search(rf"(?<![\w]){re.escape(v)}(?:s|es)?(?![\w])", text):
+        return True
+    want = [stem(w) for w in words(v)]
+    have = [stem(w) for w in words(text)]
+    n = len(want)
+    return n > 0 and any(have[i : i + n] == want for i in range(len(have) - n + 1))
+
+
+_CALENDAR_WORDS = frozenset(
+    "day days night nights week weeks month months year years d".split()
+)
+_NOT_UNIT_HINTS = _CALENDAR_WORDS | {"min", "max", "m", "s", "a", "in"}
+
+
+def _unit_hint(q: _Question, col: ColumnCard) -> float:
+    """Whether the question names a unit of the column ("how many km")."""
+    if not col.unit:
+        return 0.0
+    for w in q.words:
+        if w in _NOT_UNIT_HINTS:
+            continue
+        unit = _unit_of(w)
+        if unit is not None and (unit == col.unit or convertible(unit, col.unit)):
+            if unit == col.unit or (is_dimensioned(unit) and is_dimensioned(col.unit)):
+                return 0.6
+    return 0.0
+
+
+def _columns_text(table: TableCard) -> str:
+    return " ".join(" ".join(words(c.name)) for c in table.columns)
 
 
 @dataclass
 class _Mapping:
     table: TableCard
+    operator: str
     score: float
     filters: list[dict[str, Any]]
     target: str | None
@@ -339,6 +426,11 @@ class RulePlanner:
             return {}
         sims = (nv @ wv.T).max(axis=1)
         return {n: float(s) for n, s in zip(names, sims, strict=True) if s >= floor}
+
+    def _similarity(self, a: str, b: str) -> float:
+        """Embedding cosine of two short texts (0 without an encoder)."""
+        vecs = self._vec([a, b])
+        return 0.0 if vecs is None else max(0.0, float(vecs[0] @ vecs[1]))
 
     # -- the plan ----------------------------------------------------------------
     def plan(
@@ -385,7 +477,7 @@ class RulePlanner:
         # categorical conditions: column values named in the question
         for col in table.columns:
             if col.sql_type == "VARCHAR" and col.values:
-                hits = [v for v in col.values if _value_in(text, v) >= 0]
+                hits = [v for v in col.values if _value_in(text, v)]
                 # a longer value that contains a shorter one wins ("cafe luna" > "cafe")
                 hits = [
                     h
@@ -431,7 +523,7 @@ class RulePlanner:
             )
             filters.append({"column": about.name, "op": cond.op, "value": value})
             used.add(about.name)
-            score += 1.0
+            score += 1.0 + 0.5 * _name_score(q, about.name)
         if intent.date_range is not None:
             dr = intent.date_range
             if dr.start == date(1, 1, 1):
@@ -452,25 +544,50 @@ class RulePlanner:
                 return None
             answer_column = answer_col.name
             score += 1.0
+        if op == "count" and intent.count_noun:
+            # "how many steps": a quantity when the noun names a numeric column
+            noun = _Question.of(intent.count_noun)
+            named = [c for c in numeric if _name_score(noun, c.name) >= 0.5]
+            if named and named[0].name not in used:
+                rest = [o for o, _ in intent.operators if o != "count"]
+                op = rest[0] if rest else "sum"
         target = None
         if op != "count":
             target, t_score = self._target(intent, q, numeric, used)
             if target is None:
                 return None
             score += 2.0 * t_score
-        elif not filters and name_score == 0:
-            # "how many X": X must be what the table records
+            op = self._operator_for(intent, op, target)
+        else:
+            # what is counted: a table the question names, or whose values,
+            # columns or conditions it mentions
             col_names = max(
                 (_name_score(q, c.name) for c in table.columns), default=0.0
             )
-            if col_names == 0:
+            if not (used or name_score or col_names or intent.date_range):
                 return None
-            score += col_names
-        elif not filters:
-            score += 0.0
-        if op == "count" and not (used or name_score or intent.date_range):
-            return None
-        return _Mapping(table, score, filters, target, answer_column, notes)
+            score += 0.5 * col_names
+            counted = intent.count_noun
+            if counted and counted not in _CALENDAR_WORDS and not col_names:
+                score += 2.0 * self._similarity(counted, _columns_text(table))
+        return _Mapping(table, op, score, filters, target, answer_column, notes)
+
+    def _operator_for(self, intent: Intent, op: str, target: str) -> str:
+        """The operator, unless its word belongs to the column's own name.
+
+        "total sleep" may be a column: "first recorded total sleep" asks for
+        the first value, not a sum.
+        """
+        tokens = [stem(t) for t in words(target)]
+        ops = [(o, w) for o, w in intent.operators if o != "count" or o == op]
+        if intent.answer != "value":  # "which day had the highest average X"
+            return next((o for o, _ in ops if o in ("max", "min")), op)
+        if not ops or ops[0][0] != op:
+            return op
+        word = stem(ops[0][1])
+        if len(ops) > 1 and any(t == word or _abbreviates(t, word) for t in tokens):
+            return ops[1][0]
+        return op
 
     def _is_which(self, intent: Intent, col: ColumnCard) -> bool:
         word = intent.which_word or ""
@@ -483,7 +600,7 @@ class RulePlanner:
         for col in candidates:
             if stem(word) in [stem(t) for t in words(col.name)]:
                 return col
-        syn = self._synonym(_Question.of(word), [c.name for c in candidates], 0.5)
+        syn = self._synonym(_Question.of(word), [c.name for c in candidates], 0.4)
         if syn:
             name = max(syn, key=lambda n: syn[n])
             return next(c for c in candidates if c.name == name)
@@ -530,14 +647,7 @@ class RulePlanner:
         per = self._per_expression(intent.text, numeric)
         if per is not None:
             return per, 1.5
-        scores = {c.name: _name_score(q, c.name) for c in numeric}
-        for c in numeric:
-            if (
-                intent.output_unit
-                and c.unit
-                and convertible(intent.output_unit, c.unit)
-            ):
-                scores[c.name] += 0.3
+        scores = {c.name: _name_score(q, c.name) + _unit_hint(q, c) for c in numeric}
         best = max(scores.values())
         if best > 0.3:
             top = [c for c in numeric if scores[c.name] == best]
@@ -556,6 +666,8 @@ class RulePlanner:
     def _per_expression(self, text: str, numeric: list[ColumnCard]) -> str | None:
         """A ratio such as "minutes per km", when both sides name columns."""
         for m in _PER_RE.finditer(text):
+            if m.group(2) in _CALENDAR_WORDS:  # "steps per day" is no ratio
+                continue
             a, b = (self._column_for_word(w, numeric) for w in m.groups())
             if a is not None and b is not None and a != b:
                 return f"{a} / {b}"
@@ -573,7 +685,7 @@ class RulePlanner:
 
     # -- the call ------------------------------------------------------------------
     def _call(self, intent: Intent, m: _Mapping) -> AnalyticCall:
-        op = intent.operator or "latest"
+        op = m.operator
         table = m.table.name
         if intent.answer in ("date", "column") and m.target is not None:
             order = "desc" if op == "max" else "asc"

@@ -17,9 +17,35 @@ _TOKEN_RE = re.compile(r"[^\W_]+", re.UNICODE)
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+IRREGULAR = {
+    "slept": "sleep",
+    "ran": "run",
+    "spent": "spend",
+    "won": "win",
+    "lost": "lose",
+    "rode": "ride",
+    "swam": "swim",
+    "ate": "eat",
+    "drank": "drink",
+    "went": "go",
+    "paid": "pay",
+    "bought": "buy",
+    "wrote": "write",
+    "read": "read",
+    "felt": "feel",
+    "took": "take",
+    "made": "make",
+    "did": "do",
+    "weighed": "weigh",
+}
+"""Irregular verb forms people use in questions ("hours I slept")."""
+
+
 def stem(word: str) -> str:
-    """A light English stem: plurals and common verb endings folded."""
+    """A light English stem: plurals, common verb endings, irregular forms."""
     w = word.lower()
+    if w in IRREGULAR:
+        return IRREGULAR[w]
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
     if len(w) > 5 and w.endswith("ing"):

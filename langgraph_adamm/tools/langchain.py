@@ -51,7 +51,7 @@ def _validation_message(exc: ValidationError | Any) -> str:
 
 def _make_tool(memory: Memory, name: str) -> StructuredTool:
     def run(config: RunnableConfig, **arguments: Any) -> str:
-        user = ((config or {}).get("configurable") or {}).get("user_id")
+        user = ((config or {}).get("configurable") or {}).get("user_id") or None
         if user is not None and user != memory.user_id and not memory.has_user(user):
             raise ToolException(f"No memory is stored for user {str(user)[:80]!r}.")
         try:

@@ -59,10 +59,10 @@ def parse_output(raw: Any, schema: type[M]) -> M:
     """
     if isinstance(raw, schema):
         return raw
-    if isinstance(raw, BaseModel):
-        raw = raw.model_dump()
-    if isinstance(raw, BaseMessage):
+    if isinstance(raw, BaseMessage):  # a message is a pydantic model too
         raw = raw.content
+    elif isinstance(raw, BaseModel):
+        raw = raw.model_dump()
     if isinstance(raw, list):  # content blocks
         raw = "".join(
             b if isinstance(b, str) else str(b.get("text", ""))

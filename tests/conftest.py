@@ -61,8 +61,18 @@ class StructuredScriptedModel(ScriptedChatModel):
         return self | RunnableLambda(lambda message: parse_output(message, schema))
 
 
-def structured(messages: list[AIMessage | str]) -> StructuredScriptedModel:
-    return StructuredScriptedModel(messages=iter(messages))
+class RecordingModel(StructuredScriptedModel):
+    """A structured scripted model that keeps every prompt it was given."""
+
+    prompts: list[str] = []
+
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any) -> Any:  # type: ignore[override]
+        self.prompts.append("\n".join(str(m.content) for m in messages))
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kw)
+
+
+def structured(messages: list[AIMessage | str]) -> RecordingModel:
+    return RecordingModel(messages=iter(messages), prompts=[])
 
 
 SAMPLE_OTHER_USER = [

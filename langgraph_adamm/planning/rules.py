@@ -564,12 +564,14 @@ class RulePlanner:
             col_names = max(
                 (_name_score(q, c.name) for c in table.columns), default=0.0
             )
-            if not (used or name_score or col_names or intent.date_range):
-                return None
             score += 0.5 * col_names
+            related = 0.0
             counted = intent.count_noun
             if counted and counted not in _CALENDAR_WORDS and not col_names:
-                score += 2.0 * self._similarity(counted, _columns_text(table))
+                related = self._similarity(counted, _columns_text(table))
+                score += 2.0 * related
+            if not (used or name_score or col_names or related >= 0.3):
+                return None  # nothing says these are the records counted
         return _Mapping(table, op, score, filters, target, answer_column, notes)
 
     def _operator_for(self, intent: Intent, op: str, target: str) -> str:

@@ -66,7 +66,9 @@ class RecordingModel(StructuredScriptedModel):
 
     prompts: list[str] = []
 
-    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any) -> Any:  # type: ignore[override]
+    def _generate(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> Any:  # type: ignore[override]
         self.prompts.append("\n".join(str(m.content) for m in messages))
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kw)
 

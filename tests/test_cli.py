@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from langgraph_adamm.cli import main
 from tools.synthetic_history import generate
 
@@ -54,3 +56,62 @@ def test_demo(tmp_path, capsys):
     assert main(["demo", "--db", str(tmp_path / "demo.duckdb")]) == 0
     out = capsys.readouterr().out
     assert "sleep_log" in out and "compute(" in out
+    assert "12 of 12 answers match the expected values" in out
+
+
+def test_ask_json_and_questions_file(tmp_path, capsys):
+    data = generate(seed=5, days=20)
+    hist, questions = data.write(tmp_path)
+    db = str(tmp_path / "m.duckdb")
+    assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
+    capsys.readouterr()
+    first = data.questions[0]
+    assert (
+        main(
+            [
+                "ask",
+                first["question"],
+                "--db",
+                db,
+                "--json",
+                "--question-time",
+                first["question_time"],
+            ]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {
+        "question",
+        "answer",
+        "value",
+        "unit",
+        "evidence",
+        "plan",
+        "steps",
+    }
+    assert out["value"] == pytest.approx(first["gold"]["value"])
+    assert {"tool", "arguments", "summary"} <= set(out["steps"][0])
+    assert main(["ask", "--questions", str(questions), "--db", db, "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x["question_id"] for x in lines] == [
+        q["question_id"] for q in data.questions
+    ]
+    assert main(["ask", "what was my average deep sleep?", "--db", db]) == 0
+    assert "average deep sleep" in capsys.readouterr().out
+
+
+def test_ask_bad_input_still_prints_json(tmp_path, capsys):
+    db = str(tmp_path / "m.duckdb")
+    assert main(["ask", "hello", "--db", db, "--json"]) == 2
+    assert "no memory database" in json.loads(capsys.readouterr().out)["error"]
+    hist, _ = generate(days=5).write(tmp_path)
+    assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
+    capsys.readouterr()
+    for question in ["", "zzz qqq", "how many unicorns did I ride in 1999?"]:
+        assert main(["ask", question, "--db", db, "--json", "--no-retrieval"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert isinstance(out["answer"], str) and out["answer"]
+    assert main(["ask", "x", "--db", db, "--json", "--user-id", "nobody"]) == 0
+    assert "nobody" in json.loads(capsys.readouterr().out)["answer"]
+    assert main(["ask", "--db", db]) == 2

@@ -129,7 +129,10 @@ def test_async_ask_matches_sync(sample_memory):
 def test_ablation_switches(sample_memory):
     q = "What was my average total sleep between 2026-03-01 and 2026-03-30?"
     no_analytic = sample_memory.ask(q, analytic=False)
-    assert {s["tool"] for s in no_analytic["plan"]} <= {"semantic_match", "event_locate"}
+    assert {s["tool"] for s in no_analytic["plan"]} <= {
+        "semantic_match",
+        "event_locate",
+    }
     assert no_analytic["value"] is None
     whole = sample_memory.ask(q, planning_context=False)
     assert whole["value"] == pytest.approx(6.689285714285715)
@@ -137,9 +140,10 @@ def test_ablation_switches(sample_memory):
     upfront = sample_memory.ask(q, progressive=False)
     assert upfront["value"] == pytest.approx(6.689285714285715)
     no_retrieval = sample_memory.ask("purple elephants quantum banjo?", retrieval=False)
-    assert no_retrieval["steps"] == [] and "retrieval memory is off" in no_retrieval[
-        "answer"
-    ]
+    assert (
+        no_retrieval["steps"] == []
+        and "retrieval memory is off" in no_retrieval["answer"]
+    )
 
 
 def test_token_only_context_is_said_in_the_plan(sample_db):
@@ -158,4 +162,6 @@ def test_rerank_stage_runs_before_the_reader(sample_memory):
 
     graph = create_query_graph(sample_memory, rerank=rerank).compile()
     out = graph.invoke({"question": "What was my highest resting heart rate?"})
-    assert out["value"] == 66 and seen == [("What was my highest resting heart rate?", 1)]
+    assert out["value"] == 66 and seen == [
+        ("What was my highest resting heart rate?", 1)
+    ]

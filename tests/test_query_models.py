@@ -116,8 +116,9 @@ def test_plan_over_the_limits_is_cut_to_fit(sample_memory):
     )
     out = run(sample_memory, model)
     assert len(out["plan"]) == 3 and any("cut from 5 to 3" in n for n in out["notes"])
-    assert "only 10 of the shared budget" in model.prompts[2] or "only 10" in (
-        model.prompts[2]
+    assert (
+        "only 10 of the shared budget" in model.prompts[2]
+        or "only 10" in (model.prompts[2])
     )
     assert out["steps"][0]["arguments"]["result_budget"] == 10  # cut to fit
     assert sum(s["cost"] for s in out["steps"]) <= 10

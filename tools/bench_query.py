@@ -143,7 +143,9 @@ def main() -> None:
             f"evidence coverage {r['no_analytic_coverage']:.3f}; CLI "
             f"{r['cli_seconds']:.1f} s for all"
         )
-    print("by type: " + ", ".join(f"{k} {by_type[k]}/{by_type_n[k]}" for k in by_type_n))
+    print(
+        "by type: " + ", ".join(f"{k} {by_type[k]}/{by_type_n[k]}" for k in by_type_n)
+    )
     no_ctx = sum(r["no_context_exact"] for r in runs)
     print(f"w/o planning context: {no_ctx}/{n} = {no_ctx / n:.1%}")
     if cov:

@@ -80,6 +80,11 @@ _OPERATOR_TOKENS = frozenset(
         "fewest change difference number count times"
     ).split()
 )
+_AGGREGATE_WORDS = frozenset(
+    "avg average mean median sum total count number overall typical".split()
+)
+"""Operator words that name no quantity ("avg" is no hint for a column named
+avg_hr); "longest" or "heaviest" stay, as hints of a duration or a mass."""
 _GENERIC_MEASURE = frozenset({"total", "overall", "daily", "net", "all"})
 _WHICH_RE = re.compile(
     r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+)?)?"
@@ -94,7 +99,20 @@ _RETRIEVAL_RE = re.compile(
     r"\b(?:when\s+did|where\s+did|who|remember|remind|what\s+did\s+(?:i|you)\s+"
     r"(?:say|tell|mention|suggest|recommend)|recipe|suggest(?:ion)?)\b"
 )
-_NEGATION_RE = re.compile(r"\b(?:not|didn'?t|did\s+not|never|no|lost|without|n't)\b")
+_NEGATION_RE = re.compile(r"\b(?:not|didn'?t|did\s+not|never|no|without|n't)\b")
+_OPPOSITES: dict[str, frozenset[str]] = {
+    "win": frozenset({"lose", "loss", "losse", "lost", "defeat"}),
+    "pass": frozenset({"fail", "failure"}),
+    "success": frozenset({"fail", "failure"}),
+    "complete": frozenset({"incomplete", "miss", "skip"}),
+    "done": frozenset({"miss", "skip", "undone"}),
+    "present": frozenset({"absent", "miss"}),
+}
+"""Stems that state a boolean column's false value ("games I lost" -> won = false)."""
+_HOW_DIMENSION = {"far": "km", "long": "min", "heavy": "kg"}
+""""how far" asks for a length, "how long" a duration, "how heavy" a mass."""
+CONTEXT_WEIGHT = 0.2
+"""How much a table's planning-context score counts when mapping a question."""
 _CONDITION_OPS: list[tuple[str, str]] = [
     (
         ">=",
@@ -230,13 +248,19 @@ def read_intent(question: str, now: datetime | date) -> Intent:
     count_noun = None
     count_at = next((i for i, (op, _) in enumerate(found) if op == "count"), None)
     if count_at is not None:
-        noun = re.search(r"\b(?:how\s+many|number\s+of|count\s+of)\s+([a-z]+)", rest)
-        count_noun = noun.group(1) if noun else None
-        if count_noun and _unit_of(count_noun) is not None and not conditions:
+        noun = re.search(
+            r"\b(?:how\s+many|number\s+of|count\s+of)\s+([a-z]+(?:[\s-][a-z]+)?)", rest
+        )
+        count_noun = None
+        if noun:  # "blood pressure readings": up to two words, stopwords dropped
+            kept = [w for w in re.split(r"[\s-]", noun.group(1)) if w not in STOPWORDS]
+            count_noun = " ".join(kept) or None
+        first_word = count_noun.split()[0] if count_noun else ""
+        if count_noun and _unit_of(first_word) is not None and not conditions:
             # "how many hours/km": a quantity, not a number of records
             found.pop(count_at)
             if not any(op in ("avg", "median", "max", "min") for op, _ in found):
-                found.insert(0, ("sum", count_noun))
+                found.insert(0, ("sum", first_word))
             count_noun = None
         else:  # "number of days with avg glucose below 150" counts records
             found.insert(0, found.pop(count_at))
@@ -298,13 +322,16 @@ class _Question:
     words: list[str]
     stems: list[str]
     acronyms: set[str]
+    how: list[str]
+    """Words after "how" ("how far", "how long")."""
 
     @classmethod
     def of(cls, text: str) -> _Question:
         ws = [w for w in words(text) if w not in ("s", "t")]
         content = [w for w in ws if w not in STOPWORDS]
         acr = set(initials(content, 2)) | set(initials(content, 3))
-        return cls(ws, [stem(w) for w in content], acr)
+        how = [ws[i + 1] for i, w in enumerate(ws[:-1]) if w == "how"]
+        return cls(ws, [stem(w) for w in content], acr, how)
 
     def token_hit(self, token: str) -> float:
         t = stem(token)
@@ -367,9 +394,9 @@ def _unit_hint(q: _Question, col: ColumnCard) -> float:
     """Whether the question names a unit of the column ("how many km")."""
     if not col.unit:
         return 0.0
-    for w in q.words:
-        if w in _NOT_UNIT_HINTS:
-            continue
+    hinted = [w for w in q.words if w not in _NOT_UNIT_HINTS]
+    hinted += [_HOW_DIMENSION[w] for w in q.how if w in _HOW_DIMENSION]
+    for w in hinted:
         unit = _unit_of(w)
         if unit is not None and (unit == col.unit or convertible(unit, col.unit)):
             if unit == col.unit or (is_dimensioned(unit) and is_dimensioned(col.unit)):
@@ -417,7 +444,11 @@ class RulePlanner:
         self, q: _Question, names: list[str], floor: float
     ) -> dict[str, float]:
         """Embedding similarity of the question's words to column names."""
-        content = [w for w in q.words if w not in STOPWORDS and not w.isdigit()]
+        content = [
+            w
+            for w in q.words
+            if w not in STOPWORDS and not w.isdigit() and w not in _AGGREGATE_WORDS
+        ]
         if not names or not content:
             return {}
         wv = self._vec(content)
@@ -454,7 +485,7 @@ class RulePlanner:
             mapping = self._map(intent, q, table)
             if mapping is None:
                 continue
-            mapping.score += 0.2 * ctx_score
+            mapping.score += CONTEXT_WEIGHT * ctx_score
             if best is None or mapping.score > best.score:
                 best = mapping
         if best is None:
@@ -499,8 +530,10 @@ class RulePlanner:
         if bools:
             syn = self._synonym(q, [c.name for c in bools], 0.72)
             for col in bools:
-                if _name_score(q, col.name) > 0 or col.name in syn:
-                    negated = _NEGATION_RE.search(text) is not None
+                opposite = _OPPOSITES.get(stem(words(col.name)[-1]), frozenset())
+                against = bool(opposite & set(q.stems))
+                if _name_score(q, col.name) > 0 or col.name in syn or against:
+                    negated = (_NEGATION_RE.search(text) is not None) != against
                     filters.append(
                         {"column": col.name, "op": "=", "value": not negated}
                     )

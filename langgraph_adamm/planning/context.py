@@ -17,7 +17,12 @@ from typing import Any
 import numpy as np
 
 from langgraph_adamm.config import AdaMMConfig
-from langgraph_adamm.planning.text import content_stems, token_similarity
+from langgraph_adamm.planning.text import (
+    content_stems,
+    name_acronyms,
+    token_similarity,
+    words,
+)
 
 Embed = Callable[[list[str]], np.ndarray]
 """Texts -> unit-normalized row vectors."""
@@ -56,7 +61,9 @@ class ColumnCard:
             if self.low is not None and self.high is not None
             else ""
         )
-        return f"{self.name} ({self.sql_type.lower()}{unit}){span}{examples}"
+        short = sorted(name_acronyms(words(self.name)))
+        aka = f" [{', '.join(short)}]" if short else ""
+        return f"{self.name}{aka} ({self.sql_type.lower()}{unit}){span}{examples}"
 
 
 @dataclass(frozen=True)

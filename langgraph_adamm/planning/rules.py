@@ -26,7 +26,13 @@ from langgraph_adamm.analytic.values import (
 )
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
 from langgraph_adamm.planning.dates import DateRange, find_date_range
-from langgraph_adamm.planning.text import STOPWORDS, initials, stem, words
+from langgraph_adamm.planning.text import (
+    STOPWORDS,
+    initials,
+    name_acronyms,
+    stem,
+    words,
+)
 
 Answer = Literal["value", "date", "column"]
 WordEmbed = Callable[[list[str]], np.ndarray]
@@ -139,7 +145,7 @@ _PREFIX_COND = re.compile(
     + rf")\s+(?P<val>{_NUM})"
 )
 _SUFFIX_COND = re.compile(
-    rf"(?P<val>{_NUM})\s+(?P<op>or\s+(?:more|above|higher|longer|greater|over|"
+    rf"(?P<val>{_NUM})\s*(?P<op>or\s+(?:more|above|higher|longer|greater|over|"
     r"less|fewer|below|lower|under|shorter)|plus|\+)"
 )
 _PER_RE = re.compile(r"\b([a-z]+)\s+(?:per|/|an?)\s+([a-z]+)\b")
@@ -344,22 +350,12 @@ class _Question:
         return 0.0
 
 
-def _name_acronyms(tokens: list[str]) -> set[str]:
-    """Short forms of a multi-word name: time_in_range -> tir, resting_hr -> rhr."""
-    if len(tokens) < 2:
-        return set()
-    out = {"".join(t[0] for t in tokens)}
-    if len(tokens[-1]) <= 3:
-        out.add("".join(t[0] for t in tokens[:-1]) + tokens[-1])
-    return out
-
-
 def _name_score(q: _Question, name: str) -> float:
     """How well a question names a column or table (0: not at all)."""
     tokens = [t for t in words(name) if t not in ("log", "value", "a")]
     if not tokens:
         return 0.0
-    if _name_acronyms(tokens) & set(q.words):
+    if name_acronyms(tokens) & set(q.words):
         return 1.0 + 0.1 * len(tokens)
     hits = [q.token_hit(t) for t in tokens]
     found = sum(hits)

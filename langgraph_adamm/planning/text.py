@@ -82,3 +82,13 @@ def initials(tokens: list[str], size: int) -> dict[str, int]:
     for i in range(len(tokens) - size + 1):
         out.setdefault("".join(t[0] for t in tokens[i : i + size]), i)
     return out
+
+
+def name_acronyms(tokens: list[str]) -> set[str]:
+    """Short forms of a multi-word name: time_in_range -> tir, resting_hr -> rhr."""
+    if len(tokens) < 2:
+        return set()
+    out = {"".join(t[0] for t in tokens)}
+    if len(tokens[-1]) <= 3:
+        out.add("".join(t[0] for t in tokens[:-1]) + tokens[-1])
+    return out

@@ -3,9 +3,10 @@
 "last week", "in March", "from April 6 to April 12", "since the 5th" and ISO
 dates all become one inclusive range of calendar days. Conventions (stated in
 the README): weeks run Monday to Sunday; "last week" is the previous calendar
-week; "this week/month/year" runs from its start to today; "last/past N days"
-is the N days ending today; a month or day without a year is its most recent
-occurrence not after now; "since X" runs from X to today.
+week and "the past week/month" the 7/30 days ending today; "this
+week/month/year" runs from its start to today; "last/past N days" is the N days
+ending today; a month or day without a year is its most recent occurrence not
+after now; "since X" runs from X to today.
 """
 
 from __future__ import annotations
@@ -244,6 +245,9 @@ def _last_n(match: re.Match[str], today: date) -> tuple[date, date] | None:
 
 def _relative(match: re.Match[str], today: date) -> tuple[date, date] | None:
     which, unit = match.group("which"), match.group("unit")
+    if which == "past" and unit in ("week", "month"):  # rolling: "the past week"
+        days = 7 if unit == "week" else 30
+        return today - timedelta(days=days - 1), today
     if unit == "week":
         monday = today - timedelta(days=today.weekday())
         if which in ("last", "previous", "past"):

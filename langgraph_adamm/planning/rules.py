@@ -117,6 +117,7 @@ _OPPOSITES: dict[str, frozenset[str]] = {
 """Stems that state a boolean column's false value ("games I lost" -> won = false)."""
 _HOW_DIMENSION = {"far": "km", "long": "min", "heavy": "kg"}
 """"how far" asks for a length, "how long" a duration, "how heavy" a mass."""
+_NAME_FILLER = frozenset({"log", "value", "a"})
 CONTEXT_WEIGHT = 0.2
 """How much a table's planning-context score counts when mapping a question."""
 _CONDITION_OPS: list[tuple[str, str]] = [
@@ -352,10 +353,11 @@ class _Question:
 
 def _name_score(q: _Question, name: str) -> float:
     """How well a question names a column or table (0: not at all)."""
-    tokens = [t for t in words(name) if t not in ("log", "value", "a")]
+    named = [t for t in words(name) if t not in _NAME_FILLER]
+    tokens = named
     if not tokens:
         return 0.0
-    if name_acronyms(tokens) & set(q.words):
+    if name_acronyms(named) & set(q.words):
         return 1.0 + 0.1 * len(tokens)
     hits = [q.token_hit(t) for t in tokens]
     found = sum(hits)

@@ -83,7 +83,7 @@ _OPERATOR_TOKENS = frozenset(
         "average avg mean typical median total sum overall combined latest last "
         "current recent first earliest highest max maximum most longest biggest "
         "largest best top peak lowest min minimum least shortest smallest worst "
-        "fewest change difference number count times"
+        "fewest change difference number count"
     ).split()
 )
 _AGGREGATE_WORDS = frozenset(
@@ -118,6 +118,8 @@ _OPPOSITES: dict[str, frozenset[str]] = {
 _HOW_DIMENSION = {"far": "km", "long": "min", "heavy": "kg"}
 """"how far" asks for a length, "how long" a duration, "how heavy" a mass."""
 _NAME_FILLER = frozenset({"log", "value", "a"})
+TABLE_NAME_WEIGHT = 1.0
+"""How much a question naming a table ("sleep" for sleep_log) counts."""
 CONTEXT_WEIGHT = 0.2
 """How much a table's planning-context score counts when mapping a question."""
 _CONDITION_OPS: list[tuple[str, str]] = [
@@ -379,7 +381,13 @@ def _value_in(text: str, value: str) -> bool:
     want = [stem(w) for w in words(v)]
     have = [stem(w) for w in words(text)]
     n = len(want)
-    return n > 0 and any(have[i : i + n] == want for i in range(len(have) - n + 1))
+    for i in range(len(have) - n + 1):
+        # "riding" stems to "rid": the dropped e of "ride" is allowed back
+        if all(
+            h in (w, w.rstrip("e")) for h, w in zip(have[i : i + n], want, strict=True)
+        ):
+            return True
+    return False
 
 
 _CALENDAR_WORDS = frozenset(
@@ -566,7 +574,7 @@ class RulePlanner:
                     {"column": "time", "op": "between", "value": dr.filter_value()}
                 )
         name_score = _name_score(q, table.name)
-        score += 0.5 * name_score
+        score += TABLE_NAME_WEIGHT * name_score
         answer_column = None
         if intent.answer == "column":
             candidates = [c for c in table.columns if c.sql_type == "VARCHAR"]
@@ -575,7 +583,7 @@ class RulePlanner:
                 return None
             answer_column = answer_col.name
             score += 1.0
-        if op == "count" and intent.count_noun:
+        if op == "count" and intent.count_noun and intent.count_noun != "times":
             # "how many steps": a quantity when the noun names a numeric column
             noun = _Question.of(intent.count_noun)
             named = [c for c in numeric if _name_score(noun, c.name) >= 0.5]

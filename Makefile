@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_ingest.py
 	$(BIN)/python tools/bench_operators.py
 	$(BIN)/python tools/bench_retrieval.py
+	$(BIN)/python tools/bench_query.py --seeds 3001 3002 3003 3004 3005
 	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10
 
 clean:

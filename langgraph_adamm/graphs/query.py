@@ -23,7 +23,11 @@ from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.graphs.state import QueryInput, QueryOutput, QueryState
 from langgraph_adamm.history import parse_time
 from langgraph_adamm.planning import prompts as default_prompts
-from langgraph_adamm.planning.context import ContextBuilder, PlanningContext
+from langgraph_adamm.planning.context import (
+    CachedEmbed,
+    ContextBuilder,
+    PlanningContext,
+)
 from langgraph_adamm.planning.llm import (
     PlanOutput,
     ReaderOutput,
@@ -105,6 +109,7 @@ class _QueryNodes:
         self.progressive = progressive
         self.prompts = prompts
         self.max_attempts = max_attempts
+        self._embeds: dict[int, CachedEmbed] = {}
         self._builders: dict[int, ContextBuilder] = {}
         self._planners: dict[int, RulePlanner] = {}
         self._contexts: OrderedDict[tuple[Any, ...], PlanningContext] = OrderedDict()
@@ -126,10 +131,14 @@ class _QueryNodes:
     def _mem(self, state: QueryState, config: RunnableConfig | None) -> Memory:
         return self._base(config).for_user(self._user(state, config))
 
-    def _embed(self, mem: Memory) -> Any:
+    def _embed(self, mem: Memory) -> CachedEmbed | None:
+        """The memory's text encoder, one cache per encoder for all nodes."""
         if mem.retrieval is None:
             return None
-        return mem.retrieval.text_encoder.encode
+        encoder = mem.retrieval.text_encoder
+        if id(encoder) not in self._embeds:
+            self._embeds[id(encoder)] = CachedEmbed(encoder.encode)
+        return self._embeds[id(encoder)]
 
     def _context(self, mem: Memory, question: str) -> PlanningContext:
         key = (id(mem), question, mem.analytic.generation, self.planning_context)

@@ -165,6 +165,36 @@ def _scores(
     ]
 
 
+class CachedEmbed:
+    """A text encoder whose vectors are kept by text.
+
+    Metadata, column names and question words are encoded once; the cache is
+    bounded and cleared when full.
+    """
+
+    def __init__(self, embed: Embed, limit: int = 4096) -> None:
+        self.embed = embed
+        self.limit = limit
+        self._cache: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of ``texts``, one row each."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            if len(self._cache) + len(missing) > self.limit:
+                self._cache.clear()
+            for text, vec in zip(missing, self.embed(missing), strict=True):
+                self._cache[text] = np.asarray(vec, dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+
+def cached(embed: Embed | None) -> CachedEmbed | None:
+    """``embed`` behind a :class:`CachedEmbed` (kept as is when it is one)."""
+    if embed is None or isinstance(embed, CachedEmbed):
+        return embed
+    return CachedEmbed(embed)
+
+
 class ContextBuilder:
     """Scores candidates for questions; caches metadata embeddings by text.
 
@@ -175,19 +205,12 @@ class ContextBuilder:
 
     def __init__(self, config: AdaMMConfig, embed: Embed | None = None) -> None:
         self.config = config
-        self.embed = embed
-        self._cache: dict[str, np.ndarray] = {}
+        self.embed = cached(embed)
 
     def _vectors(self, texts: Sequence[str]) -> np.ndarray | None:
         if self.embed is None or not texts:
             return None
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        if missing:
-            if len(self._cache) > 4096:
-                self._cache.clear()
-            for text, vec in zip(missing, self.embed(missing), strict=True):
-                self._cache[text] = np.asarray(vec, dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts])
+        return self.embed(list(texts))
 
     def build(
         self,

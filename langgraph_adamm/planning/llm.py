@@ -72,18 +72,3 @@ def call_structured(
         except Exception as exc:  # noqa: BLE001 - shown to the model, then reported
             errors.append(_short_error(exc))
     return None, errors
-
-
-async def acall_structured(
-    model: Any, schema: type[M], prompt: str, attempts: int = 3
-) -> tuple[M | None, list[str]]:
-    """Async :func:`call_structured`."""
-    runnable = structured_runnable(model, schema)
-    errors: list[str] = []
-    for _ in range(max(1, attempts)):
-        try:
-            raw = await runnable.ainvoke(_retry_prompt(prompt, errors))
-            return parse_output(raw, schema), errors
-        except Exception as exc:  # noqa: BLE001 - shown to the model, then reported
-            errors.append(_short_error(exc))
-    return None, errors

@@ -24,7 +24,12 @@ from langgraph_adamm.analytic.values import (
     is_dimensioned,
     parse_value,
 )
-from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
+from langgraph_adamm.planning.context import (
+    ColumnCard,
+    PlanningContext,
+    TableCard,
+    cached,
+)
 from langgraph_adamm.planning.dates import DateRange, find_date_range
 from langgraph_adamm.planning.text import (
     STOPWORDS,
@@ -434,17 +439,12 @@ class RulePlanner:
     """
 
     def __init__(self, word_embed: WordEmbed | None = None) -> None:
-        self.word_embed = word_embed
-        self._cache: dict[str, np.ndarray] = {}
+        self.word_embed = cached(word_embed)
 
     def _vec(self, texts: list[str]) -> np.ndarray | None:
         if self.word_embed is None or not texts:
             return None
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        if missing:
-            for t, v in zip(missing, self.word_embed(missing), strict=True):
-                self._cache[t] = np.asarray(v, dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts])
+        return self.word_embed(texts)
 
     def _synonym(
         self, q: _Question, names: list[str], floor: float

@@ -226,7 +226,7 @@ class Memory:
     # -- ingestion --------------------------------------------------------
     def store_history(
         self,
-        history: History | str | Path,
+        history: History | str | Path | Sequence[Any],
         *,
         strict: bool = False,
         report: IngestReport | None = None,
@@ -237,10 +237,19 @@ class Memory:
         stage fails.
         """
         report = report if report is not None else IngestReport()
-        if isinstance(history, (str, Path)):
+        if isinstance(history, History):
+            pass
+        elif isinstance(history, (str, Path)):
             result = read_history(history, strict=strict)
             report.problems.extend(result.problems)
             history = result.history
+        elif isinstance(history, (list, tuple)):  # LangChain messages
+            history = messages_to_history(history, self.user_id)
+        else:
+            raise AdaMMError(
+                "ingest takes a History, a history file path or a list of LangChain "
+                f"messages, not {type(history).__name__}"
+            )
         if history.user_id not in (self.user_id, DEFAULT_USER_ID):
             raise AdaMMError(
                 f"the history belongs to user {history.user_id!r} but this memory is "
@@ -305,7 +314,7 @@ class Memory:
 
     def ingest(
         self,
-        history: History | str | Path,
+        history: History | str | Path | Sequence[Any],
         *,
         strict: bool = False,
         retry_failed: bool = False,
@@ -313,6 +322,8 @@ class Memory:
         index_progress: ProgressCallback | None = None,
     ) -> IngestReport:
         """Store, extract, mine and materialize a history (or a history file).
+
+        A list of LangChain messages is taken as :meth:`add_messages` takes it.
 
         Rounds already stored (same round ids) are not added twice; rounds left
         pending by an interrupted run are processed now; with ``retry_failed``,
@@ -332,7 +343,7 @@ class Memory:
 
     async def aingest(
         self,
-        history: History | str | Path,
+        history: History | str | Path | Sequence[Any],
         *,
         strict: bool = False,
         retry_failed: bool = False,

@@ -106,3 +106,13 @@ def test_construction_errors_are_reported():
         graph = create_construction_graph(mem).compile()
         out = graph.invoke({"history": "/no/such/file.json"})
         assert "cannot read" in out["error"] and out["report"] == {}
+
+
+def test_ingest_takes_messages_too():
+    with Memory(":memory:", user_id="u", retrieval=False) as mem:
+        report = mem.ingest(
+            [HumanMessage("Sleep: 7 h, Deep sleep: 1 h"), AIMessage("ok")]
+        )
+        assert report.rounds_new == 1
+        with pytest.raises(AdaMMError, match="not int"):
+            mem.ingest(42)  # type: ignore[arg-type]

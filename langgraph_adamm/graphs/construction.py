@@ -142,7 +142,7 @@ class _ConstructionNodes:
             self._reports.pop(state.get("run", ""), None)
             return {"report": {}}
         mem = self._mem(state, config)
-        report = self._reports.pop(state["run"], None) or self._report(state)
+        report = self._report(state)
         self._reports.pop(state["run"], None)
         mem.index_pending(report)
         report.tables = len(mem.analytic.tables)

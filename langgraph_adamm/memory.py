@@ -529,14 +529,19 @@ class Memory:
             return view
 
     # -- planning and answering ---------------------------------------------------
-    def planning_cards(self) -> tuple[list[TableCard], list[EpisodeCard]]:
-        """Planning-context candidates (tables, episodes), cached until a change."""
+    @property
+    def version(self) -> tuple[int, int, int]:
+        """Changes whenever tables or the hierarchy change (keys derived caches)."""
         h = self.retrieval.hierarchy if self.retrieval is not None else None
-        key = (
+        return (
             self.analytic.generation,
             len(h.events) if h else 0,
             len(h.episodes) if h else 0,
         )
+
+    def planning_cards(self) -> tuple[list[TableCard], list[EpisodeCard]]:
+        """Planning-context candidates (tables, episodes), cached until a change."""
+        key = self.version
         if self._cards is None or self._cards[0] != key:
             self._cards = (
                 key,

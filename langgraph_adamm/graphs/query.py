@@ -110,8 +110,6 @@ class _QueryNodes:
         self.prompts = prompts
         self.max_attempts = max_attempts
         self._embeds: dict[int, CachedEmbed] = {}
-        self._builders: dict[int, ContextBuilder] = {}
-        self._planners: dict[int, RulePlanner] = {}
         self._contexts: OrderedDict[tuple[Any, ...], PlanningContext] = OrderedDict()
 
     # -- helpers -------------------------------------------------------------------
@@ -141,15 +139,11 @@ class _QueryNodes:
         return self._embeds[id(encoder)]
 
     def _context(self, mem: Memory, question: str) -> PlanningContext:
-        key = (id(mem), question, mem.analytic.generation, self.planning_context)
+        key = (id(mem), question, mem.version, self.planning_context)
         ctx = self._contexts.get(key)
         if ctx is None:
-            enc = mem.retrieval.text_encoder if mem.retrieval is not None else None
-            builder = self._builders.setdefault(
-                id(enc), ContextBuilder(mem.config, self._embed(mem))
-            )
             tables, episodes = mem.planning_cards()
-            ctx = builder.build(
+            ctx = ContextBuilder(mem.config, self._embed(mem)).build(
                 question,
                 tables if self.analytic else [],
                 episodes if self.retrieval and mem.retrieval is not None else [],
@@ -265,8 +259,7 @@ class _QueryNodes:
     def _rule_plan(
         self, state: QueryState, mem: Memory, notes: list[str]
     ) -> dict[str, Any]:
-        enc = mem.retrieval.text_encoder if mem.retrieval is not None else None
-        planner = self._planners.setdefault(id(enc), RulePlanner(self._embed(mem)))
+        planner = RulePlanner(self._embed(mem))  # vectors cached in _embeds
         rp = planner.plan(
             state["question"],
             parse_time(state["now"]),

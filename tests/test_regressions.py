@@ -155,13 +155,16 @@ def test_a_column_named_value_is_kept():
         assert ranked.rows[0]["value"] == 105 and ranked.rows[0]["_value"] == 525
 
 
-def test_a_stray_unit_does_not_relabel_a_unitless_column():
+def test_a_stray_unit_tells_what_the_bare_numbers_mean():
+    # Nine bare weights and one "150 lb": the bare numbers read as kg (as lb they
+    # would sit at half the written value), so the column is in kg and the lb
+    # value is converted, not dropped.
     rounds = [{"user": f"weight: {w}, mood: ok"} for w in range(71, 80)]
     rounds.append({"user": "weight: 150 lb, mood: ok"})
     with Memory(":memory:", user_id="u") as m:
         m.ingest(history(rounds))
         (t,) = m.tables
-        assert t.column("weight").unit is None
+        assert t.column("weight").unit == "kg"
         res = m.compute(
             {
                 "table": t.table_name,
@@ -169,7 +172,8 @@ def test_a_stray_unit_does_not_relabel_a_unitless_column():
                 "target_column_expression": "weight",
             }
         )
-        assert res.value == 75.0 and res.row_count == 9
+        assert res.row_count == 10 and res.unit == "kg"
+        assert abs(res.value - (sum(range(71, 80)) + 150 * 0.45359237) / 10) < 1e-9
 
 
 def test_overflowing_arguments_are_model_errors():

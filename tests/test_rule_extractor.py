@@ -9,7 +9,9 @@ ex = RuleExtractor()
 def pairs(text, source="user"):
     return {
         o.attribute: (
-            o.value.number
+            o.value.text
+            if o.value.kind == "clock"
+            else o.value.number
             if o.value.number is not None
             else o.value.boolean
             if o.value.boolean is not None
@@ -52,7 +54,7 @@ def test_types_dates_booleans_text():
     assert got["date"][0] == "March 2, 2026"
     assert got["won"] == (True, None)
     assert got["game"] == ("Catan", None)
-    assert got["bedtime"] == ("23:10", None)
+    assert got["bedtime"] == ("23:10", "min")  # a clock reading; its column decides
     assert got["amount"] == (12.5, "USD")
     assert got["steps"] == (8000.0, "steps")
 

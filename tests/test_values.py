@@ -40,8 +40,8 @@ def test_auxiliary_names_do_not_collide():
     ("raw", "kind", "number", "unit"),
     [
         ("6.5 h", "number", 6.5, "h"),
-        ("7h 30m", "number", 450.0, "min"),
-        ("1 h 5 min", "number", 65.0, "min"),
+        ("7h 30m", "integer", 450.0, "min"),
+        ("1 h 5 min", "integer", 65.0, "min"),
         ("1,234.50", "number", 1234.5, None),
         ("$12.50", "number", 12.5, "USD"),
         ("12.50 USD", "number", 12.5, "USD"),

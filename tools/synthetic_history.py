@@ -2190,7 +2190,25 @@ def main() -> None:
     parser.add_argument(
         "--images", action="store_true", help="render dashboard PNGs (Pillow)"
     )
+    parser.add_argument(
+        "--style",
+        choices=["classic", "everyday"],
+        default="classic",
+        help="classic: this generator; everyday: tools/everyday_history.py "
+        "(writes history.json and checks.jsonl)",
+    )
     args = parser.parse_args()
+    if args.style == "everyday":
+        if args.images:
+            parser.error("--images needs --style classic")
+        try:
+            from tools.everyday_history import main as everyday_main
+        except ImportError:  # run as a script: tools/ itself is on sys.path
+            from everyday_history import main as everyday_main  # type: ignore
+        everyday_main(
+            ["--out", args.out, "--days", str(args.days), "--seed", str(args.seed)]
+        )
+        return
     out = Path(args.out)
     data = generate(
         args.seed,

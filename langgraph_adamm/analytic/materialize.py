@@ -1,13 +1,33 @@
 """Materialization: schema tables (re)built from stored observations (AdaMM §3.3.3).
 
 Kept apart from ingestion (``store.py``); ``AnalyticMemory`` combines the two.
-A table is rebuilt from every stored observation of its attributes when its
-schema is discovered or evolves; otherwise each batch appends its rows.
+
+Rows. A row is one record: a round's own observations (record 0) or one of the
+records a round lists (a JSON array, a table of several rows). A record is a
+row of schema S - "matches" S - when all of these hold:
+
+1. it carries at least ``match_fraction`` of S's attributes, or of one of S's
+   components (the patterns S grew from or absorbed by a merge, so that growing
+   never strands a row);
+2. it carries one of S's distinctive attributes, those no other schema has,
+   when S has any (a meditation {duration, mood} shares ``duration`` with runs
+   {distance, duration} but carries no ``distance``, so it is no run);
+3. no other schema explains it strictly better: no S' it also satisfies (1)
+   for whose attributes it carries a strict superset of those it carries of S.
+
+Types and units. Every column's type, canonical unit and the reading of its
+bare numbers are decided from statistics of all its rows' values (see
+:func:`~langgraph_adamm.analytic.tables.decide_column`). When a batch changes
+a decision, or the schemas that decide its rows, the table is rebuilt from the
+stored observations; otherwise the batch's rows are appended. Either way the
+table equals the one a single batch over the whole history builds. Values that
+do not fit their column are recorded in ``adamm_cast_problems``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,22 +36,79 @@ from langgraph_adamm.analytic.extraction.base import Observation, Provenance
 from langgraph_adamm.analytic.mining import Pattern, PatternCounts
 from langgraph_adamm.analytic.tables import (
     Column,
+    ColumnStats,
     TableSchema,
     best_observations,
-    cell_value,
-    infer_column_type,
+    cell,
+    decide_column,
     min_matching,
     sample_values,
 )
 from langgraph_adamm.analytic.values import ParsedValue
 from langgraph_adamm.config import AdaMMConfig
-from langgraph_adamm.history import Round
 from langgraph_adamm.storage.database import (
     IDENTIFIER_RE,
     MemoryDatabase,
     insert_columns,
     quote_ident,
 )
+
+KEY_SEP = "\x1f"
+
+Row = tuple[str, int, int, datetime | None, dict[str, Observation]]
+"""(round id, record, order, time, best observation per attribute)."""
+
+
+@dataclass(frozen=True)
+class Membership:
+    """What decides a schema's rows: its patterns and its neighbours."""
+
+    attributes: Pattern
+    components: tuple[Pattern, ...]
+    distinctive: Pattern
+    neighbours: tuple[tuple[Pattern, tuple[Pattern, ...]], ...]
+    """Other schemas that share an attribute, with their components."""
+
+
+def _covers(
+    attrs: frozenset[str], patterns: Sequence[Pattern], fraction: float
+) -> bool:
+    return any(len(attrs & p) >= min_matching(len(p), fraction) for p in patterns if p)
+
+
+def is_row(attrs: frozenset[str], member: Membership, fraction: float) -> bool:
+    """Whether a record with these attributes is a row of the schema (see module)."""
+    if not _covers(attrs, (member.attributes, *member.components), fraction):
+        return False
+    if member.distinctive and not attrs & member.distinctive:
+        return False
+    mine = attrs & member.attributes
+    for other, comps in member.neighbours:
+        theirs = attrs & other
+        if mine < theirs and _covers(attrs, (other, *comps), fraction):
+            return False
+    return True
+
+
+def membership(
+    schemas: dict[int, tuple[Pattern, tuple[Pattern, ...]]],
+) -> dict[int, Membership]:
+    """The membership rule of every schema, given all of them."""
+    out: dict[int, Membership] = {}
+    for sid, (attrs, comps) in schemas.items():
+        others = [(a, c) for s, (a, c) in schemas.items() if s != sid]
+        shared = frozenset().union(*(a for a, _ in others)) if others else frozenset()
+        out[sid] = Membership(
+            attrs,
+            tuple(sorted(comps, key=sorted)),
+            attrs - shared,
+            tuple(
+                sorted(
+                    ((a, c) for a, c in others if a & attrs), key=lambda x: sorted(x[0])
+                )
+            ),
+        )
+    return out
 
 
 class MaterializerMixin:
@@ -44,26 +121,31 @@ class MaterializerMixin:
     counts: PatternCounts
     namespace: str
     _tables: dict[int, TableSchema]
+    _components: dict[int, tuple[Pattern, ...]]
+    _stats: dict[int, dict[str, ColumnStats]]
 
     def qualified(self, table: TableSchema) -> str:
         """The quoted, namespace-qualified SQL name of a table."""
         return f"{quote_ident(self.namespace)}.{quote_ident(table.table_name)}"
 
-    def _stored_observations(
-        self, attributes: Pattern
-    ) -> list[tuple[str, int, datetime | None, dict[str, Observation]]]:
-        """Every processed round carrying any of the attributes, with its values."""
+    def _stored_observations(self, attributes: Pattern) -> list[Row]:
+        """Every processed record carrying any of the attributes, with its values."""
         rows = self.db.fetchall(
-            'SELECT o.round_id, r."order", r.time, o.attribute, o.raw_attribute, '
-            "o.value_text, o.value_kind, o.number, o.unit, o.boolean, o.ts, o.source, "
-            "o.image_id FROM adamm_observations o JOIN adamm_rounds r "
+            'SELECT o.round_id, coalesce(o.record, 0), r."order", r.time, '
+            "o.attribute, o.raw_attribute, o.value_text, o.value_kind, o.number, "
+            "o.unit, o.boolean, o.ts, o.source, o.image_id, o.low, o.high, o.note, "
+            "o.scale FROM adamm_observations o JOIN adamm_rounds r "
             "USING (user_id, round_id) WHERE o.user_id = ? AND o.attribute IN "
-            '(SELECT unnest(?::VARCHAR[])) ORDER BY r."order"',
+            "(SELECT unnest(?::VARCHAR[])) "
+            'ORDER BY r."order", 2',
             [self.user_id, sorted(attributes)],
         )
-        grouped: dict[str, tuple[int, datetime | None, list[Observation]]] = {}
+        grouped: dict[
+            tuple[str, int], tuple[int, datetime | None, list[Observation]]
+        ] = {}
         for (
             rid,
+            record,
             order,
             time,
             attr,
@@ -76,17 +158,23 @@ class MaterializerMixin:
             ts,
             src,
             img,
+            low,
+            high,
+            note,
+            scale,
         ) in rows:
             obs = Observation(
                 attr,
                 raw or attr,
-                ParsedValue(kind, text or "", num, unit, boolean, ts),
-                Provenance(rid, src, img),
+                ParsedValue(
+                    kind, text or "", num, unit, boolean, ts, low, high, note, scale
+                ),
+                Provenance(rid, src, img, None, int(record)),
             )
-            grouped.setdefault(rid, (order, time, []))[2].append(obs)
+            grouped.setdefault((rid, int(record)), (order, time, []))[2].append(obs)
         return [
-            (rid, order, time, best_observations(obs))
-            for rid, (order, time, obs) in grouped.items()
+            (rid, record, order, time, best_observations(obs))
+            for (rid, record), (order, time, obs) in grouped.items()
         ]
 
     def _unique_name(self, proposed: str, schema_id: int) -> str:
@@ -97,15 +185,38 @@ class MaterializerMixin:
             n += 1
         return name
 
+    def _membership(self) -> dict[int, Membership]:
+        patterns = {
+            sid: (t.attributes, self._components.get(sid, ()))
+            for sid, t in self._tables.items()
+        }
+        return membership(patterns)
+
+    @staticmethod
+    def _column_stats(
+        attributes: Pattern, rows: Sequence[Row]
+    ) -> dict[str, ColumnStats]:
+        stats = {a: ColumnStats() for a in attributes}
+        for row in rows:
+            for attr, obs in row[4].items():
+                if attr in stats:
+                    stats[attr].add(obs)
+        return stats
+
     def _materialize(
-        self, schema_id: int, attributes: Pattern, at_order: int | None
+        self,
+        schema_id: int,
+        attributes: Pattern,
+        at_order: int | None,
+        member: Membership,
+        name: str | None = None,
     ) -> TableSchema:
         """(Re)build a schema's table from all stored observations of its attributes."""
-        need = min_matching(len(attributes), self.config.match_fraction)
+        fraction = self.config.match_fraction
         rows = [
             r
             for r in self._stored_observations(attributes)
-            if sum(1 for a in attributes if a in r[3]) >= need
+            if is_row(frozenset(r[4]), member, fraction)
         ]
         previous = self._tables.get(schema_id)
         old_order = [c.attribute for c in previous.columns] if previous else []
@@ -113,23 +224,35 @@ class MaterializerMixin:
             (a for a in attributes if a not in old_order),
             key=lambda a: (-self.counts.items[a], a),
         )
+        stats = self._column_stats(attributes, rows)
         columns: list[Column] = []
         for attr in [a for a in old_order if a in attributes] + new_attrs:
-            observed = [r[3][attr] for r in rows if attr in r[3]]
-            sql_type, unit = infer_column_type(
-                observed, self.config.type_inference_fraction
+            d = decide_column(stats[attr], self.config.type_inference_fraction, attr)
+            samples = sample_values(
+                cell(d, r[4][attr])[0] for r in rows if attr in r[4]
             )
-            col = Column(attr, attr, sql_type, unit)
-            samples = sample_values(cell_value(col, o) for o in observed)
-            columns.append(Column(attr, attr, sql_type, unit, "", samples))
+            columns.append(
+                Column(
+                    attr,
+                    attr,
+                    d.sql_type,
+                    d.unit,
+                    "",
+                    samples,
+                    d.bare_unit,
+                    d.band,
+                    d.clock_duration,
+                )
+            )
         described = self.describer.describe(
             [(c.name, c.sql_type, c.unit, c.samples) for c in columns]
         )
-        name = (
-            previous.table_name
-            if previous
-            else self._unique_name(described.name, schema_id)
-        )
+        if name is None:
+            name = (
+                previous.table_name
+                if previous
+                else self._unique_name(described.name, schema_id)
+            )
         columns = [
             Column(
                 c.name,
@@ -138,6 +261,9 @@ class MaterializerMixin:
                 c.unit,
                 described.columns.get(c.name, ""),
                 c.samples,
+                c.bare_unit,
+                c.band,
+                c.clock_duration,
             )
             for c in columns
         ]
@@ -151,18 +277,23 @@ class MaterializerMixin:
             (previous.version + 1) if previous else 1,
             previous.created_order if previous else at_order,
         )
+        if previous is not None and previous.table_name != name:
+            self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")
         col_defs = ", ".join(
             f"{quote_ident(c.name)} {c.sql_type}" for c in table.all_columns
         )
         self.db.execute(f"CREATE OR REPLACE TABLE {self.qualified(table)} ({col_defs})")
         self._tables[schema_id] = table
-        self._insert_rows(
-            table, [(rid, order, time, best) for rid, order, time, best in rows]
+        self._stats[schema_id] = stats
+        self.db.execute(
+            "DELETE FROM adamm_cast_problems WHERE user_id = ? AND schema_id = ?",
+            [self.user_id, schema_id],
         )
+        self._insert_rows(table, rows)
         self.db.execute(
             "INSERT OR REPLACE INTO adamm_schemas (user_id, schema_id, table_name, "
-            "description, attributes, created_order, version) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "description, attributes, created_order, version, components) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 self.user_id,
                 schema_id,
@@ -171,6 +302,7 @@ class MaterializerMixin:
                 sorted(attributes),
                 table.created_order,
                 table.version,
+                [KEY_SEP.join(sorted(c)) for c in self._components.get(schema_id, ())],
             ],
         )
         self.db.execute(
@@ -179,7 +311,10 @@ class MaterializerMixin:
         )
         for pos, c in enumerate(columns):
             self.db.execute(
-                "INSERT INTO adamm_columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO adamm_columns (user_id, schema_id, position, column_name, "
+                "attribute, sql_type, unit, description, samples, bare_unit, "
+                "band_low, band_high, clock_duration) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     self.user_id,
                     schema_id,
@@ -190,50 +325,121 @@ class MaterializerMixin:
                     c.unit,
                     c.description,
                     list(c.samples),
+                    c.bare_unit,
+                    c.band[0] if c.band else None,
+                    c.band[1] if c.band else None,
+                    c.clock_duration,
                 ],
             )
         return table
 
     def _drop(self, table: TableSchema) -> None:
         self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")
-        for meta in ("adamm_schemas", "adamm_columns"):
+        for meta in ("adamm_schemas", "adamm_columns", "adamm_cast_problems"):
             self.db.execute(
                 f"DELETE FROM {meta} WHERE user_id = ? AND schema_id = ?",
                 [self.user_id, table.schema_id],
             )
+        self._stats.pop(table.schema_id, None)
 
-    def _append_rows(
+    def _table_stats(
+        self, table: TableSchema, member: Membership
+    ) -> dict[str, ColumnStats]:
+        """A table's column statistics, read back once per process when needed."""
+        stats = self._stats.get(table.schema_id)
+        if stats is None:
+            rows = [
+                r
+                for r in self._stored_observations(table.attributes)
+                if is_row(frozenset(r[4]), member, self.config.match_fraction)
+            ]
+            stats = self._column_stats(table.attributes, rows)
+            self._stats[table.schema_id] = stats
+        return stats
+
+    def _append_or_rebuild(
         self,
         table: TableSchema,
-        batch: Sequence[tuple[int, Round, dict[str, Observation]]],
-    ) -> None:
-        need = min_matching(len(table.attributes), self.config.match_fraction)
-        rows = [
-            (rnd.round_id, order, rnd.time, best)
-            for order, rnd, best in batch
-            if sum(1 for a in table.attributes if a in best) >= need
-        ]
+        batch_rows: Sequence[Row],
+        member: Membership,
+        processed: set[str],
+    ) -> bool:
+        """Append a batch's rows to a table, or rebuild it if a decision changes.
+
+        Returns True when the table was rebuilt.
+
+        ``processed`` holds the batch's round ids, which the stored statistics
+        (read before this batch's rows) must not count twice.
+        """
+        fraction = self.config.match_fraction
+        rows = [r for r in batch_rows if is_row(frozenset(r[4]), member, fraction)]
+        if not rows:
+            return False
+        if table.schema_id not in self._stats:
+            # Statistics read back from the database already hold this batch.
+            self._table_stats(table, member)
+            stats = self._stats[table.schema_id]
+            stale = True
+        else:
+            stats = self._stats[table.schema_id]
+            for row in rows:
+                for attr, obs in row[4].items():
+                    if attr in stats:
+                        stats[attr].add(obs)
+            stale = False
+        for col in table.columns:
+            decided = decide_column(
+                stats[col.attribute], self.config.type_inference_fraction, col.attribute
+            )
+            if decided != col.decision:
+                self._materialize(table.schema_id, table.attributes, None, member)
+                return True
+        if stale:
+            # The table may already hold some of these rows (a re-read after a
+            # reload); rebuilding is the one safe way to add them.
+            existing = self.db.fetchall(
+                f"SELECT count(*) FROM {self.qualified(table)} WHERE source IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [sorted(processed)],
+            )[0][0]
+            if existing:
+                self._materialize(table.schema_id, table.attributes, None, member)
+                return True
         self._insert_rows(table, rows)
+        return False
 
-    def _insert_rows(
-        self,
-        table: TableSchema,
-        rows: Sequence[tuple[str, int, datetime | None, dict[str, Observation]]],
-    ) -> None:
+    def _insert_rows(self, table: TableSchema, rows: Sequence[Row]) -> None:
         if not rows:
             return
         values: list[list[Any]] = [
             [r[0] for r in rows],
-            [r[1] for r in rows],
             [r[2] for r in rows],
+            [r[3] for r in rows],
         ]
+        problems: list[list[Any]] = [[] for _ in range(7)]
         for col in table.columns:
-            cells = [
-                cell_value(col, r[3][col.attribute]) if col.attribute in r[3] else None
-                for r in rows
-            ]
-            if col.sql_type == "BIGINT" and any(isinstance(v, float) for v in cells):
-                table = self._widen(table, col)
+            decision = col.decision
+            cells: list[Any] = []
+            for r in rows:
+                obs = r[4].get(col.attribute)
+                if obs is None:
+                    cells.append(None)
+                    continue
+                value, why = cell(decision, obs)
+                cells.append(value)
+                if why is not None:
+                    for i, v in enumerate(
+                        (
+                            self.user_id,
+                            table.schema_id,
+                            col.name,
+                            r[0],
+                            r[1],
+                            obs.value.text[:200],
+                            why,
+                        )
+                    ):
+                        problems[i].append(v)
             values.append(cells)
         insert_columns(
             self.db,
@@ -242,33 +448,27 @@ class MaterializerMixin:
             [c.sql_type for c in table.all_columns],
             values,
         )
-
-    def _widen(self, table: TableSchema, col: Column) -> TableSchema:
-        """An integer column that met a fraction becomes a DOUBLE column."""
-        self.db.execute(
-            f"ALTER TABLE {self.qualified(table)} ALTER COLUMN {quote_ident(col.name)} "
-            "TYPE DOUBLE"
-        )
-        self.db.execute(
-            "UPDATE adamm_columns SET sql_type = 'DOUBLE' WHERE user_id = ? AND "
-            "schema_id = ? AND column_name = ?",
-            [self.user_id, table.schema_id, col.name],
-        )
-        columns = tuple(
-            Column(c.name, c.attribute, "DOUBLE", c.unit, c.description, c.samples)
-            if c.name == col.name
-            else c
-            for c in table.columns
-        )
-        widened = TableSchema(
-            table.user_id,
-            table.schema_id,
-            table.table_name,
-            table.description,
-            table.attributes,
-            columns,
-            table.version,
-            table.created_order,
-        )
-        self._tables[table.schema_id] = widened
-        return widened
+        if problems[0]:
+            insert_columns(
+                self.db,
+                "adamm_cast_problems",
+                (
+                    "user_id",
+                    "schema_id",
+                    "column_name",
+                    "round_id",
+                    "record",
+                    "value_text",
+                    "reason",
+                ),
+                (
+                    "VARCHAR",
+                    "INTEGER",
+                    "VARCHAR",
+                    "VARCHAR",
+                    "INTEGER",
+                    "VARCHAR",
+                    "VARCHAR",
+                ),
+                problems,
+            )

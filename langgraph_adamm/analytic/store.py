@@ -16,9 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph_adamm.analytic.describe import OfflineDescriber, TableDescriber
-from langgraph_adamm.analytic.extraction.base import Observation
-from langgraph_adamm.analytic.materialize import MaterializerMixin
-from langgraph_adamm.analytic.mining import Pattern, PatternCounts, induce_schemas
+from langgraph_adamm.analytic.extraction.base import Extracted, Observation
+from langgraph_adamm.analytic.materialize import KEY_SEP, MaterializerMixin, Row
+from langgraph_adamm.analytic.mining import (
+    Pattern,
+    PatternCounts,
+    SchemaChange,
+    induce_schemas,
+)
 from langgraph_adamm.analytic.tables import (
     Column,
     TableSchema,
@@ -32,7 +37,6 @@ from langgraph_adamm.storage.database import (
 )
 from langgraph_adamm.storage.rounds import load_rounds
 
-_KEY_SEP = "\x1f"
 _OBS_COLUMNS = (
     "user_id",
     "round_id",
@@ -48,6 +52,11 @@ _OBS_COLUMNS = (
     "image_id",
     "span_start",
     "span_end",
+    "record",
+    "low",
+    "high",
+    "note",
+    "scale",
 )
 _OBS_TYPES = (
     "VARCHAR",
@@ -64,6 +73,11 @@ _OBS_TYPES = (
     "VARCHAR",
     "INTEGER",
     "INTEGER",
+    "INTEGER",
+    "DOUBLE",
+    "DOUBLE",
+    "VARCHAR",
+    "DOUBLE",
 )
 
 
@@ -115,21 +129,48 @@ class AnalyticMemory(MaterializerMixin):
             "SELECT attributes, count FROM adamm_pattern_types WHERE user_id = ?",
             [self.user_id],
         ):
-            counts.add(key.split(_KEY_SEP) if key else (), int(count))
+            counts.add(key.split(KEY_SEP) if key else (), int(count))
         self.counts = counts
         self._tables: dict[int, TableSchema] = {}
+        self._components: dict[int, tuple[Pattern, ...]] = {}
+        self._stats = {}
         columns: dict[int, list[Column]] = {}
-        for sid, name, attr, sql_type, unit, desc, samples in self.db.fetchall(
+        for (
+            sid,
+            name,
+            attr,
+            sql_type,
+            unit,
+            desc,
+            samples,
+            bare_unit,
+            band_low,
+            band_high,
+            clock_duration,
+        ) in self.db.fetchall(
             "SELECT schema_id, column_name, attribute, sql_type, unit, description, "
-            "samples FROM adamm_columns WHERE user_id = ? ORDER BY schema_id, position",
+            "samples, bare_unit, band_low, band_high, clock_duration FROM "
+            "adamm_columns WHERE user_id = ? ORDER BY schema_id, position",
             [self.user_id],
         ):
+            band = (band_low, band_high) if band_low is not None else None
             columns.setdefault(sid, []).append(
-                Column(name, attr, sql_type, unit, desc or "", tuple(samples or ()))
+                Column(
+                    name,
+                    attr,
+                    sql_type,
+                    unit,
+                    desc or "",
+                    tuple(samples or ()),
+                    bare_unit,
+                    band,
+                    bool(clock_duration),
+                )
             )
-        for sid, table, desc, attrs, created, version in self.db.fetchall(
+        for sid, table, desc, attrs, created, version, comps in self.db.fetchall(
             "SELECT schema_id, table_name, description, attributes, created_order, "
-            "version FROM adamm_schemas WHERE user_id = ? ORDER BY schema_id",
+            "version, components FROM adamm_schemas WHERE user_id = ? "
+            "ORDER BY schema_id",
             [self.user_id],
         ):
             self._tables[sid] = TableSchema(
@@ -141,6 +182,9 @@ class AnalyticMemory(MaterializerMixin):
                 tuple(columns.get(sid, ())),
                 version,
                 created,
+            )
+            self._components[sid] = tuple(
+                frozenset(c.split(KEY_SEP)) for c in (comps or ()) if c
             )
         self._patterns: list[Pattern] = [t.attributes for t in self._tables.values()]
         self._ids: dict[Pattern, int] = {
@@ -301,64 +345,108 @@ class AnalyticMemory(MaterializerMixin):
         self, batch: Sequence[tuple[int, Round, list[Observation] | Exception]]
     ) -> BatchOutcome:
         outcome = BatchOutcome()
-        ok: list[tuple[int, Round, dict[str, Observation]]] = []
+        ok: list[Round] = []
+        records: list[Row] = []
         all_obs: list[Observation] = []
         for order, rnd, result in batch:
             if isinstance(result, Exception):
                 outcome.failures.append((rnd.round_id, str(result)))
                 continue
-            ok.append((order, rnd, best_observations(result)))
+            ok.append(rnd)
             all_obs.extend(result)
+            by_record: dict[int, list[Observation]] = {}
+            for obs in result:
+                by_record.setdefault(obs.provenance.record, []).append(obs)
+            for record in sorted(by_record) or [0]:
+                best = best_observations(by_record.get(record, []))
+                records.append((rnd.round_id, record, order, rnd.time, best))
         self._insert_observations(all_obs)
         outcome.observations = len(all_obs)
 
+        before = self._membership()
         touched: set[Pattern] = set()
         changed: dict[int, str] = {}  # schema id -> kind
         retired: set[int] = set()
-        for _, _, best in ok:
+        names: dict[int, str] = {}  # schema id -> the established name it keeps
+        for _, _, _, _, best in records:
             attrs = self.counts.add(best)
             touched.add(attrs)
             for change in induce_schemas(
                 self.counts, self._patterns, attrs, self.config
             ):
-                if change.kind == "discovered":
-                    sid = max([*self._ids.values(), *self._tables, *retired, 0]) + 1
-                    self._ids[change.attributes] = sid
-                    changed[sid] = "discovered"
-                elif change.kind == "evolved":
-                    assert change.base is not None
-                    sid = self._ids.pop(change.base)
-                    self._ids[change.attributes] = sid
-                    changed.setdefault(sid, "evolved")
-                else:
-                    sid = self._ids.pop(change.attributes)
-                    retired.add(sid)
-                    changed.pop(sid, None)
+                self._record_change(change, changed, retired, names)
         self._save_counts(touched)
 
         for sid in sorted(retired):
             table = self._tables.pop(sid, None)
+            self._components.pop(sid, None)
             if table is not None:
                 self._drop(table)
                 outcome.merged.append(table.table_name)
-        current_order = max((o for o, _, _ in ok), default=None)
+        current_order = max((r[2] for r in records), default=None)
         pattern_of = {sid: p for p, sid in self._ids.items()}
+        # New and grown schemas take part in everyone's membership rule.
+        pending = {
+            sid: TableSchema(self.user_id, sid, "", "", pattern_of[sid], ())
+            for sid in changed
+            if sid not in self._tables
+        }
+        self._tables.update(pending)
+        for sid in changed:
+            if sid in self._tables and sid not in pending:
+                t = self._tables[sid]
+                self._tables[sid] = TableSchema(
+                    t.user_id,
+                    sid,
+                    t.table_name,
+                    t.description,
+                    pattern_of[sid],
+                    t.columns,
+                    t.version,
+                    t.created_order,
+                )
+        after = self._membership()
+        for sid in pending:
+            del self._tables[sid]
         for sid, kind in sorted(changed.items()):
-            table = self._materialize(sid, pattern_of[sid], current_order)
+            table = self._materialize(
+                sid,
+                pattern_of[sid],
+                current_order,
+                after[sid],
+                names.get(sid),
+            )
             (outcome.discovered if kind == "discovered" else outcome.evolved).append(
                 table.table_name
             )
-        for sid, table in self._tables.items():
-            if sid not in changed:
-                self._append_rows(table, ok)
+        batch_rounds = {r.round_id for r in ok}
+        for sid, table in list(self._tables.items()):
+            if sid in changed:
+                continue
+            if before.get(sid) != after[sid]:
+                # Another schema now shares its attributes: its rows are re-decided.
+                self._materialize(sid, table.attributes, None, after[sid])
+            else:
+                self._append_or_rebuild(table, records, after[sid], batch_rounds)
 
         if ok:
             self.db.execute(
                 "UPDATE adamm_rounds SET status = 'extracted', error = NULL, "
-                "attempts = attempts + 1 WHERE user_id = ? AND round_id IN "
-                "(SELECT unnest(?::VARCHAR[]))",
-                [self.user_id, [r.round_id for _, r, _ in ok]],
+                "attempts = attempts + 1, ungrounded = ? WHERE user_id = ? AND "
+                "round_id IN (SELECT unnest(?::VARCHAR[]))",
+                [0, self.user_id, [r.round_id for r in ok]],
             )
+            dropped = [
+                (result.dropped, rnd.round_id)
+                for _, rnd, result in batch
+                if isinstance(result, Extracted) and result.dropped
+            ]
+            for count, rid in dropped:
+                self.db.execute(
+                    "UPDATE adamm_rounds SET ungrounded = ? WHERE user_id = ? AND "
+                    "round_id = ?",
+                    [count, self.user_id, rid],
+                )
         for rid, error in outcome.failures:
             self.db.execute(
                 "UPDATE adamm_rounds SET status = 'failed', error = ?, "
@@ -367,6 +455,51 @@ class AnalyticMemory(MaterializerMixin):
             )
         outcome.processed = len(batch)
         return outcome
+
+    def _record_change(
+        self,
+        change: SchemaChange,
+        changed: dict[int, str],
+        retired: set[int],
+        names: dict[int, str],
+    ) -> None:
+        """Track one schema change by schema id.
+
+        A grown schema remembers what it grew from, and a schema merged into it
+        becomes one of its components, so no earlier row loses its table. The
+        survivor of a merge keeps the name of the older of the two tables.
+        """
+        if change.kind == "discovered":
+            sid = max([*self._ids.values(), *self._tables, *retired, 0]) + 1
+            self._ids[change.attributes] = sid
+            changed[sid] = "discovered"
+            self._components[sid] = ()
+        elif change.kind == "evolved":
+            assert change.base is not None
+            sid = self._ids.pop(change.base)
+            self._ids[change.attributes] = sid
+            changed.setdefault(sid, "evolved")
+            self._components[sid] = (*self._components.get(sid, ()), change.base)
+        else:
+            assert change.base is not None
+            sid = self._ids.pop(change.attributes)
+            survivor = self._ids.get(change.base)
+            retired.add(sid)
+            changed.pop(sid, None)
+            if survivor is not None:
+                self._components[survivor] = (
+                    *self._components.get(survivor, ()),
+                    change.attributes,
+                    *self._components.get(sid, ()),
+                )
+                mine, theirs = self._tables.get(sid), self._tables.get(survivor)
+                if mine is not None and (
+                    theirs is None
+                    or (mine.created_order or 0) < (theirs.created_order or 0)
+                ):
+                    names[survivor] = names.pop(sid, mine.table_name)
+                elif sid in names and survivor not in names:
+                    names[survivor] = names.pop(sid)
 
     def _insert_observations(self, observations: Sequence[Observation]) -> None:
         if not observations:
@@ -391,6 +524,11 @@ class AnalyticMemory(MaterializerMixin):
                     p.image_id,
                     span[0],
                     span[1],
+                    p.record,
+                    v.low,
+                    v.high,
+                    v.note,
+                    v.scale,
                 )
             ):
                 cols[i].append(val)
@@ -399,7 +537,7 @@ class AnalyticMemory(MaterializerMixin):
     def _save_counts(self, touched: set[Pattern]) -> None:
         if not touched:
             return
-        keys = [_KEY_SEP.join(sorted(t)) for t in touched]
+        keys = [KEY_SEP.join(sorted(t)) for t in touched]
         self.db.execute(
             "INSERT OR REPLACE INTO adamm_pattern_types (user_id, attributes, count) "
             "SELECT ?, unnest(?::VARCHAR[]), unnest(?::BIGINT[])",

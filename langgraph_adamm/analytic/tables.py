@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from langgraph_adamm.analytic.extraction.base import SOURCE_PRIORITY, Observation
-from langgraph_adamm.analytic.values import convert_units, convertible, is_dimensioned
+from langgraph_adamm.analytic.units import (
+    convert_units,
+    convertible,
+    dimension,
+    everyday_units,
+)
 
 SqlType = Literal["DOUBLE", "BIGINT", "TIMESTAMP", "BOOLEAN", "VARCHAR"]
 NUMERIC_TYPES: frozenset[str] = frozenset({"DOUBLE", "BIGINT"})
@@ -33,6 +39,16 @@ class Column:
     unit: str | None = None
     description: str = ""
     samples: tuple[str, ...] = ()
+    bare_unit: str | None = None
+    band: tuple[float, float] | None = None
+    clock_duration: bool = False
+
+    @property
+    def decision(self) -> ColumnDecision:
+        """How the column's values are typed and converted."""
+        return ColumnDecision(
+            self.sql_type, self.unit, self.bare_unit, self.band, self.clock_duration
+        )
 
 
 AUX_COLUMNS: tuple[Column, ...] = (
@@ -86,66 +102,270 @@ def best_observations(observations: Iterable[Observation]) -> dict[str, Observat
     return best
 
 
-def infer_column_type(
-    observations: Sequence[Observation], fraction: float
-) -> tuple[SqlType, str | None]:
-    """The SQL type and unit of a column from its observed values.
+_DURATION_NAME_RE = re.compile(
+    r"duration|elapsed|moving|sleep|deep|rem|light|awake|length|spent|active|"
+    r"time_in|total|workout|session|run_time|pace|lap|split|nap"
+)
+_BAND = 4.0
+"""A bare number is read in the column's unit when, so read, it lies within
+this factor of the range of the values written with a unit (checked only in
+dimensions where people leave more than one unit unwritten: durations, masses,
+lengths, temperatures, volumes)."""
+_UNIT_MATCH = math.log(4.0)
+"""A unit is a plausible reading of a column's bare numbers when their typical
+value, so read, is within this factor of the typical value written with units."""
 
-    A type wins when at least ``fraction`` of the values parse as it; numbers take
-    the most common unit, and the column is an integer column only when every
-    number is a whole number in that unit.
+
+@dataclass
+class _Stats:
+    """Running statistics of one kind of number (one unit, or bare)."""
+
+    n: int = 0
+    positive: int = 0
+    sum_log: float = 0.0
+    low: float = math.inf
+    high: float = -math.inf
+    whole: bool = True
+    big: bool = False
+
+    def add(self, x: float) -> None:
+        """Count one number."""
+        self.n += 1
+        if x > 0:
+            self.positive += 1
+            self.sum_log += math.log(x)
+        self.low = min(self.low, x)
+        self.high = max(self.high, x)
+        if not float(x).is_integer():
+            self.whole = False
+        if abs(x) >= 2**62:
+            self.big = True
+
+    def mean_log(self) -> float | None:
+        return round(self.sum_log / self.positive, 9) if self.positive else None
+
+
+@dataclass
+class ColumnStats:
+    """Everything a column's type and unit are decided from, kept incrementally.
+
+    The decision depends only on the multiset of values, never on their order or
+    on how they were batched, so a table built in one batch and one built a
+    round at a time are typed alike.
     """
-    if not observations:
-        return "VARCHAR", None
-    kinds = Counter(o.value.kind for o in observations)
-    total = len(observations)
-    numeric = kinds["integer"] + kinds["number"]
-    if numeric / total >= fraction:
-        units = Counter(o.value.unit for o in observations if o.value.unit)
-        unit = min(units, key=lambda u: (-units[u], u)) if units else None
-        unitless = sum(
-            1 for o in observations if o.value.number is not None and not o.value.unit
+
+    kinds: Counter[str] = field(default_factory=Counter)
+    units: dict[str, _Stats] = field(default_factory=dict)
+    bare: _Stats = field(default_factory=_Stats)
+    clocks: _Stats = field(default_factory=_Stats)
+
+    def add(self, obs: Observation) -> None:
+        """Count one observed value."""
+        v = obs.value
+        self.kinds[v.kind] += 1
+        if v.number is None:
+            return
+        if v.kind == "clock":
+            self.clocks.add(v.number)
+        elif v.unit:
+            self.units.setdefault(v.unit, _Stats()).add(v.number)
+        else:
+            self.bare.add(v.number)
+
+
+@dataclass(frozen=True)
+class ColumnDecision:
+    """A column's SQL type and canonical unit, and how its bare numbers read."""
+
+    sql_type: SqlType
+    unit: str | None = None
+    bare_unit: str | None = None
+    """The unit bare numbers are read in; None leaves them unitless (a column
+    without units) or unreadable (a column with units where no reading fits)."""
+    band: tuple[float, float] | None = None
+    """The plausible range, in ``unit``, for a bare number so read."""
+    clock_duration: bool = False
+    """Whether ``H:MM`` readings are durations (else they are times of day)."""
+
+
+def _dimension_of(unit: str) -> str:
+    return str(dimension(unit))
+
+
+def decide_column(
+    stats: ColumnStats, fraction: float, name: str = ""
+) -> ColumnDecision:
+    """The type and unit of a column from its statistics.
+
+    A type wins when at least ``fraction`` of the values parse as it. A numeric
+    column's unit is the most common unit of its most common dimension; values of
+    another dimension are never mixed in (they are reported). Bare numbers are
+    read in whichever unit of that dimension (seen in the column or commonly
+    left unwritten) puts them closest to the values written with units, within a
+    factor of 4; a bare number that, so read, lies outside the written values'
+    range (widened by a factor of 2) is reported rather than guessed.
+    ``H:MM`` readings count as durations in minutes when the column holds other
+    durations or its name says it is one; otherwise they are times of day.
+    """
+    total = sum(stats.kinds.values())
+    if not total:
+        return ColumnDecision("VARCHAR")
+    by_dim: Counter[str] = Counter()
+    for unit, st in stats.units.items():
+        by_dim[_dimension_of(unit)] += st.n
+    time_dim = _dimension_of("min")
+    clock_duration = stats.clocks.n > 0 and (
+        by_dim.get(time_dim, 0) > 0
+        or (
+            stats.clocks.n >= max(by_dim.values(), default=0)
+            and bool(_DURATION_NAME_RE.search(name))
         )
-        if unit is not None and is_dimensioned(unit) and units[unit] * 5 < unitless:
-            # A few values with a unit among many without do not say what the
-            # bare numbers mean; the column stays unitless and those few are NULL.
-            unit = None
-        whole = True
-        for o in observations:
-            if o.value.number is None:
-                continue
-            if not convertible(o.value.unit, unit):
-                continue
-            value = convert_units(o.value.number, o.value.unit, unit)
-            if not float(value).is_integer() or abs(value) >= 2**62:
-                whole = False
-                break
-        return ("BIGINT" if whole else "DOUBLE"), unit
-    if kinds["boolean"] / total >= fraction:
-        return "BOOLEAN", None
-    if kinds["timestamp"] / total >= fraction:
-        return "TIMESTAMP", None
-    return "VARCHAR", None
+    )
+    numeric = stats.kinds["integer"] + stats.kinds["number"]
+    if clock_duration:
+        numeric += stats.clocks.n
+        by_dim[time_dim] += stats.clocks.n
+    if numeric / total < fraction:
+        if stats.kinds["boolean"] / total >= fraction:
+            return ColumnDecision("BOOLEAN")
+        if stats.kinds["timestamp"] / total >= fraction:
+            return ColumnDecision("TIMESTAMP")
+        return ColumnDecision("VARCHAR")
+    if not by_dim:
+        integer = stats.bare.whole and not stats.bare.big
+        return ColumnDecision("BIGINT" if integer else "DOUBLE")
+    dim = min(by_dim, key=lambda d: (-by_dim[d], d))
+    in_dim = {u: st for u, st in stats.units.items() if _dimension_of(u) == dim}
+    if clock_duration and dim == time_dim:
+        in_dim = {**in_dim, "min": _merge(in_dim.get("min"), stats.clocks)}
+    written = min(in_dim, key=lambda u: (-in_dim[u].n, u))
+    bare_unit: str | None = None
+    if stats.bare.n:
+        bare_unit = _bare_reading(stats.bare, in_dim, written, dim)
+    # The column's unit: the most common reading, counting bare numbers too.
+    counts = {u: st.n for u, st in in_dim.items()}
+    if bare_unit is not None:
+        counts[bare_unit] = counts.get(bare_unit, 0) + stats.bare.n
+    unit = min(counts, key=lambda u: (-counts[u], u))
+    parts = dict(in_dim)
+    if bare_unit is not None:
+        parts = {**parts, f"bare:{bare_unit}": stats.bare}
+    integer = True
+    for key, st in parts.items():
+        factor = convert_units(1.0, key.removeprefix("bare:"), unit)
+        if not st.whole or st.big or not float(factor).is_integer():
+            integer = False
+    band: tuple[float, float] | None = None
+    if stats.bare.n and everyday_units(dim):  # a bare number could be misread here
+        low = min(convert_units(st.low, u, unit) for u, st in in_dim.items())
+        high = max(convert_units(st.high, u, unit) for u, st in in_dim.items())
+        band = (
+            round(low / _BAND if low > 0 else -math.inf, 9),
+            round(high * _BAND if high > 0 else high / _BAND, 9),
+        )
+    return ColumnDecision(
+        "BIGINT" if integer else "DOUBLE", unit, bare_unit, band, clock_duration
+    )
+
+
+def _bare_reading(
+    bare: _Stats, in_dim: dict[str, _Stats], unit: str, dim: str
+) -> str | None:
+    """The unit that reads bare numbers closest to the values written with units.
+
+    Compared by geometric means, within a factor of 4; None when no unit fits.
+    """
+    bare_log = bare.mean_log()
+    positives = sum(st.positive for st in in_dim.values())
+    if not positives or bare_log is None:
+        return None
+    reference = (
+        sum(
+            st.sum_log + st.positive * math.log(convert_units(1.0, u, unit))
+            for u, st in in_dim.items()
+            if st.positive
+        )
+        / positives
+    )
+    best: tuple[float, str] | None = None
+    for cand in sorted(set(in_dim) | set(everyday_units(dim))):
+        if not convertible(cand, unit):
+            continue
+        factor = convert_units(1.0, cand, unit)
+        if factor <= 0:
+            continue
+        gap = abs(bare_log + math.log(factor) - reference)
+        if gap <= _UNIT_MATCH and (best is None or gap < best[0] - 1e-9):
+            best = (gap, cand)
+    return best[1] if best else None
+
+
+def _merge(a: _Stats | None, b: _Stats) -> _Stats:
+    if a is None:
+        return b
+    out = _Stats()
+    out.n, out.positive = a.n + b.n, a.positive + b.positive
+    out.sum_log = a.sum_log + b.sum_log
+    out.low, out.high = min(a.low, b.low), max(a.high, b.high)
+    out.whole, out.big = a.whole and b.whole, a.big or b.big
+    return out
+
+
+def infer_column_type(
+    observations: Sequence[Observation], fraction: float, name: str = ""
+) -> tuple[SqlType, str | None]:
+    """The SQL type and unit of a column from its observed values."""
+    stats = ColumnStats()
+    for o in observations:
+        stats.add(o)
+    decision = decide_column(stats, fraction, name)
+    return decision.sql_type, decision.unit
+
+
+def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
+    """An observation cast to its column: (value, None), or (None, why not)."""
+    value = obs.value
+    sql_type = decision.sql_type
+    if sql_type in NUMERIC_TYPES:
+        if value.number is None or (
+            value.kind == "clock" and not decision.clock_duration
+        ):
+            return None, f"not a number: {value.text[:40]!r}"
+        unit = value.unit
+        if value.kind != "clock" and unit is None and decision.unit is not None:
+            if decision.bare_unit is None:
+                return None, f"no unit, and none fits: {value.text[:40]!r}"
+            unit = decision.bare_unit
+        if not convertible(unit, decision.unit) or (
+            decision.unit is None and unit is not None
+        ):
+            return None, f"unit {unit} does not fit {decision.unit or 'no unit'}"
+        number = convert_units(value.number, unit, decision.unit)
+        if value.unit is None and unit is not None and decision.band is not None:
+            low, high = decision.band
+            if not low <= number <= high:
+                return None, (
+                    f"bare number {value.text[:20]!r} read as {unit} is outside "
+                    f"the range of the values written with units"
+                )
+        if sql_type == "BIGINT":
+            whole = float(number).is_integer() and abs(number) < 2**62
+            return (int(number) if whole else float(number)), None
+        return float(number), None
+    if sql_type == "BOOLEAN":
+        if value.boolean is None:
+            return None, f"not a yes/no value: {value.text[:40]!r}"
+        return value.boolean, None
+    if sql_type == "TIMESTAMP":
+        if value.timestamp is None:
+            return None, f"not a date: {value.text[:40]!r}"
+        return value.timestamp, None
+    return value.text, None
 
 
 def cell_value(column: Column, obs: Observation) -> Any:
     """An observation cast to its column's type; None when it does not fit."""
-    value = obs.value
-    if column.sql_type in NUMERIC_TYPES:
-        if value.number is None or not convertible(value.unit, column.unit):
-            return None
-        if column.unit is None and value.unit and is_dimensioned(value.unit):
-            return None
-        number = convert_units(value.number, value.unit, column.unit)
-        if column.sql_type == "BIGINT":
-            whole = float(number).is_integer() and abs(number) < 2**62
-            return int(number) if whole else float(number)
-        return float(number)
-    if column.sql_type == "BOOLEAN":
-        return value.boolean
-    if column.sql_type == "TIMESTAMP":
-        return value.timestamp
-    return value.text
+    return cell(column.decision, obs)[0]
 
 
 def sample_values(values: Iterable[Any], limit: int = 3) -> tuple[str, ...]:

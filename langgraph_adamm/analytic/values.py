@@ -10,100 +10,37 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Literal
 
-ValueKind = Literal["integer", "number", "boolean", "timestamp", "text"]
+from langgraph_adamm.analytic.units import (
+    CURRENCY_SYMBOLS,
+    canonical_unit,
+    convert_units,
+    convertible,
+    is_dimensioned,
+)
+
+__all__ = [
+    "AUXILIARY_COLUMNS",
+    "ParsedValue",
+    "canonical_unit",
+    "convert_units",
+    "convertible",
+    "is_dimensioned",
+    "normalize_attribute",
+    "parse_date_text",
+    "parse_number_text",
+    "parse_value",
+]
+
+ValueKind = Literal["integer", "number", "boolean", "timestamp", "text", "clock"]
+"""``clock`` is an ``H:MM`` or ``H:MM:SS`` reading: a time of day or a duration,
+which only its column can tell; ``number`` holds it as a duration in minutes."""
 
 AUXILIARY_COLUMNS = ("source", "order", "time")
 
-# canonical unit -> (dimension, factor to the dimension's base unit)
-_UNITS: dict[str, tuple[str, float]] = {
-    "s": ("duration", 1.0),
-    "min": ("duration", 60.0),
-    "h": ("duration", 3600.0),
-    "d": ("duration", 86400.0),
-    "g": ("mass", 1.0),
-    "kg": ("mass", 1000.0),
-    "lb": ("mass", 453.59237),
-    "m": ("length", 1.0),
-    "km": ("length", 1000.0),
-    "mi": ("length", 1609.344),
-}
-
-_UNIT_ALIASES: dict[str, str] = {
-    "s": "s",
-    "sec": "s",
-    "secs": "s",
-    "second": "s",
-    "seconds": "s",
-    "min": "min",
-    "mins": "min",
-    "minute": "min",
-    "minutes": "min",
-    "h": "h",
-    "hr": "h",
-    "hrs": "h",
-    "hour": "h",
-    "hours": "h",
-    "d": "d",
-    "day": "d",
-    "days": "d",
-    "g": "g",
-    "gram": "g",
-    "grams": "g",
-    "kg": "kg",
-    "kgs": "kg",
-    "kilogram": "kg",
-    "kilograms": "kg",
-    "lb": "lb",
-    "lbs": "lb",
-    "pound": "lb",
-    "pounds": "lb",
-    "m": "m",
-    "meter": "m",
-    "meters": "m",
-    "metre": "m",
-    "metres": "m",
-    "km": "km",
-    "kilometer": "km",
-    "kilometers": "km",
-    "kilometre": "km",
-    "kilometres": "km",
-    "mi": "mi",
-    "mile": "mi",
-    "miles": "mi",
-    "kcal": "kcal",
-    "cal": "kcal",
-    "calories": "kcal",
-    "calorie": "kcal",
-    "bpm": "bpm",
-    "ms": "ms",
-    "steps": "steps",
-    "step": "steps",
-    "%": "%",
-    "percent": "%",
-    "pct": "%",
-    "usd": "USD",
-    "$": "USD",
-    "dollar": "USD",
-    "dollars": "USD",
-    "eur": "EUR",
-    "€": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "gbp": "GBP",
-    "£": "GBP",
-    "mg/dl": "mg/dL",
-    "mmol/l": "mmol/L",
-    "mmhg": "mmHg",
-    "pts": "pts",
-    "points": "pts",
-    "point": "pts",
-}
-
-KNOWN_UNITS = frozenset(_UNIT_ALIASES)
 
 _MONTHS = {
     m: i
@@ -142,20 +79,53 @@ _BOOLEANS = {
     "off": False,
 }
 
-_NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+"
+_DIGITS = (
+    r"(?:\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|[.,]\d+)"
+)
+_CURRENCY_PREFIX = r"(?:[$€£¥]|(?:US|C|A)\$|(?:USD|EUR|GBP|JPY|CHF|CAD|AUD)\s?)"
+_UNIT_TOKEN = (
+    r"(?:%|°\s?[CFcf]\b|[℃℉]|[A-Za-zµ$€£¥#][A-Za-zµ/²³]{0,11}(?:\s?/\s?[A-Za-z]{1,5})?)"
+)
 _NUMBER_RE = re.compile(
-    rf"^(?P<sign>[-+])?(?P<cur>[$€£])?\s*(?P<num>{_NUMBER})\s*"
-    rf"(?P<unit>%|[A-Za-z$€£][A-Za-z/]{{0,11}})?$"
+    rf"^(?P<sign>[-+−])?\s*(?P<cur>{_CURRENCY_PREFIX})?\s*(?P<sign2>[-+−])?"
+    rf"(?P<num>{_DIGITS})(?P<suffix>[kKM](?![A-Za-z]))?\s*"
+    rf"(?P<unit>{_UNIT_TOKEN}(?:\s(?:Hg|hg))?)?\.?$"
+)
+_RANGE_RE = re.compile(
+    rf"^(?P<cur>{_CURRENCY_PREFIX})?\s*(?P<lo>{_DIGITS})(?P<s1>[kK])?\s*"
+    rf"(?P<lounit>{_UNIT_TOKEN})?\s*(?:-|–|—|to)\s*(?P<cur2>{_CURRENCY_PREFIX})?\s*"
+    rf"(?P<hi>{_DIGITS})(?P<s2>[kK])?\s*(?P<unit>{_UNIT_TOKEN})?$"
+)
+_RATIO_RE = re.compile(
+    rf"^(?P<num>{_DIGITS})\s*(?:/|out of|of)\s*(?P<den>\d+(?:[.,]\d+)?)"
+    r"(?:\s*(?P<unit>pts|points))?$",
+    re.IGNORECASE,
+)
+_RATIO_SCALES = frozenset({5.0, 10.0, 20.0, 50.0, 100.0, 1000.0})
+_ANNOTATION_RE = re.compile(
+    r"^(?P<value>.*?\S)\s*[\(\[](?P<note>[^\(\)\[\]]{1,80})[\)\]]$"
 )
 _QUALIFIER_RE = re.compile(
-    r"^(?:about|around|approx\.?|approximately|roughly|nearly|almost|~|ca\.?)\s*",
+    r"^(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa|"
+    r"~|≈|ca\.?|c\.)\s*",
     re.IGNORECASE,
 )
+_H = r"(?:h|hr|hrs|hour|hours|std)\.?"
+_M = r"(?:m|min|mins|minute|minutes|'|′)\.?"
+_S = r"(?:s|sec|secs|second|seconds|\"|″)\.?"
 _DURATION_RE = re.compile(
-    r"^(?:(?P<h>\d+(?:\.\d+)?)\s*(?:h|hr|hrs|hours?)\b)?\s*"
-    r"(?:(?P<m>\d+(?:\.\d+)?)\s*(?:m|min|mins|minutes?)\b)?$",
+    rf"^(?:(?P<d>\d+)\s*(?:d|day|days)\s*,?\s*)?"
+    rf"(?:(?P<h>\d+(?:[.,]\d+)?)\s*{_H}\s*,?\s*(?:and\s+)?)?"
+    rf"(?:(?P<m>\d+(?:[.,]\d+)?)\s*(?:{_M})?\s*,?\s*(?:and\s+)?)?"
+    rf"(?:(?P<s>\d+(?:[.,]\d+)?)\s*{_S})?$",
     re.IGNORECASE,
 )
+_ISO_DURATION_RE = re.compile(
+    r"^P(?:(?P<d>\d+)D)?T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?"
+    r"(?:(?P<s>\d+(?:\.\d+)?)S)?$",
+    re.IGNORECASE,
+)
+_HMS_RE = re.compile(r"^(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d(?:\.\d+)?))?$")
 _CLOCK_RE = re.compile(
     r"^(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>[ap]\.?m\.?)?$", re.IGNORECASE
 )
@@ -183,46 +153,13 @@ class ParsedValue:
     unit: str | None = None
     boolean: bool | None = None
     timestamp: datetime | None = None
-
-
-def canonical_unit(token: str | None) -> str | None:
-    """The canonical spelling of a unit, or None when it is not a known unit."""
-    if not token:
-        return None
-    return _UNIT_ALIASES.get(token.strip().lower().rstrip("."))
-
-
-def convert_units(value: float, from_unit: str | None, to_unit: str | None) -> float:
-    """Convert a quantity between units of one dimension.
-
-    Raises:
-        ValueError: if the units differ and are not of one dimension.
-    """
-    if from_unit == to_unit or from_unit is None or to_unit is None:
-        return value
-    a, b = _UNITS.get(from_unit), _UNITS.get(to_unit)
-    if a is None or b is None or a[0] != b[0]:
-        raise ValueError(f"cannot convert {from_unit} to {to_unit}")
-    if a[1] >= b[1] and (a[1] / b[1]).is_integer():
-        result = value * (a[1] / b[1])
-    else:
-        result = value / (b[1] / a[1])
-    # Round off binary noise (6.4 h -> 384.00000000000006 min) without losing
-    # any digit a person could have written.
-    return float(f"{result:.12g}")
-
-
-def is_dimensioned(unit: str | None) -> bool:
-    """Whether a unit belongs to a dimension with other units (h vs min, kg vs lb)."""
-    return unit in _UNITS
-
-
-def convertible(from_unit: str | None, to_unit: str | None) -> bool:
-    """Whether :func:`convert_units` accepts this pair."""
-    if from_unit == to_unit or from_unit is None or to_unit is None:
-        return True
-    a, b = _UNITS.get(from_unit), _UNITS.get(to_unit)
-    return a is not None and b is not None and a[0] == b[0]
+    low: float | None = None
+    """For a range ("60-65 bpm"): its low end; ``number`` is the midpoint."""
+    high: float | None = None
+    note: str | None = None
+    """A trailing annotation in brackets ("6.8 h (woke up twice)")."""
+    scale: float | None = None
+    """For a score out of a maximum ("85/100"): the maximum."""
 
 
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -263,33 +200,163 @@ def normalize_attribute(name: str) -> tuple[str, str | None]:
     return text, unit
 
 
-def _parse_number(text: str) -> ParsedValue | None:
-    match = _NUMBER_RE.match(_QUALIFIER_RE.sub("", text))
-    if not match:
-        return None
-    raw_num = match.group("num").replace(",", "")
-    if match.group("sign") == "-":
-        raw_num = raw_num[1:] if raw_num.startswith("-") else f"-{raw_num}"
-    unit_token = match.group("unit") or match.group("cur")
-    unit = canonical_unit(unit_token) if unit_token else None
-    if unit_token and unit is None:
-        # An unknown trailing word ("3 cups") is kept as the unit when short.
-        if not re.fullmatch(r"[A-Za-z]{1,10}", unit_token):
+def to_float(digits: str) -> float:
+    """A number as written, with either convention for decimals and thousands.
+
+    ``1,234.5`` and ``1.234,5`` are both 1234.5; ``6,8`` is 6.8; one comma or
+    dot followed by exactly three digits is a thousands separator after a comma
+    (``12,345``) and a decimal point after a dot (``12.345``); spaces and
+    apostrophes group thousands.
+    """
+    text = re.sub(r"[\s'\u00a0\u202f\u2009]", "", digits)
+    if "," in text and "." in text:
+        decimal = "," if text.rfind(",") > text.rfind(".") else "."
+        thousands = "." if decimal == "," else ","
+        text = text.replace(thousands, "").replace(decimal, ".")
+    elif "," in text:
+        parts = text.split(",")
+        if len(parts) > 2 or (len(parts[1]) == 3 and parts[0] not in ("", "0")):
+            text = text.replace(",", "")
+        else:
+            text = text.replace(",", ".")
+    elif text.count(".") > 1:
+        text = text.replace(".", "")
+    return float(text)
+
+
+def _is_whole(digits: str, number: float) -> bool:
+    """Whether a number was written as a whole number (12,345 yes; 20.00 no)."""
+    try:
+        return number.is_integer() and float(re.sub(r"\D", "", digits)) == number
+    except ValueError:
+        return False
+
+
+def _signed(number: float, *signs: str | None) -> float:
+    return -number if any(s in ("-", "−") for s in signs) else number
+
+
+def _unit_of(token: str | None, currency: str | None) -> tuple[str | None, bool]:
+    """(canonical unit, ok); ok is False when a trailing word is no unit."""
+    cur = None
+    if currency:
+        c = currency.strip().upper()
+        cur = CURRENCY_SYMBOLS.get(c[-1]) if c.endswith(("$", "€", "£", "¥")) else c
+        if c in ("C$", "A$"):
+            cur = {"C$": "CAD", "A$": "AUD"}[c]
+    if not token:
+        return cur, True
+    unit = canonical_unit(token)
+    if unit is None:
+        if cur is None and re.fullmatch(r"[A-Za-z]{1,12}", token):
+            return token.lower(), True  # a counted noun ("3 cups") is kept as written
+        return None, False
+    if cur is not None and unit != cur:
+        return None, False
+    return unit, True
+
+
+def parse_number_text(text: str) -> ParsedValue | None:
+    """A number with its unit: currencies either side, k/M suffixes, locales.
+
+    Returns None when the text is not a single quantity.
+    """
+    cleaned = _QUALIFIER_RE.sub("", text.strip())
+    match = _NUMBER_RE.match(cleaned)
+    if match:
+        try:
+            number = to_float(match.group("num"))
+        except ValueError:
             return None
-        unit = unit_token.lower()
-    number = float(raw_num)
-    is_int = re.fullmatch(r"[-+]?\d+", raw_num) is not None
-    return ParsedValue(
-        "integer" if is_int else "number", text, number=number, unit=unit
-    )
+        whole = _is_whole(match.group("num"), number)
+        suffix = match.group("suffix")
+        if suffix:
+            number *= 1000.0 if suffix in "kK" else 1_000_000.0
+            number = float(f"{number:.12g}")
+            whole = number.is_integer()
+        unit, ok = _unit_of(match.group("unit"), match.group("cur"))
+        if not ok:
+            return None
+        number = _signed(number, match.group("sign"), match.group("sign2"))
+        return ParsedValue("integer" if whole else "number", text, number, unit)
+    match = _RANGE_RE.match(cleaned)
+    if match:
+        try:
+            lo, hi = to_float(match.group("lo")), to_float(match.group("hi"))
+        except ValueError:
+            return None
+        lo *= 1000.0 if match.group("s1") else 1.0
+        hi *= 1000.0 if match.group("s2") else 1.0
+        lo_unit = match.group("lounit")
+        unit, ok = _unit_of(
+            match.group("unit"), match.group("cur") or match.group("cur2")
+        )
+        if not ok or lo >= hi or (lo_unit and canonical_unit(lo_unit) != unit):
+            return None
+        mid = float(f"{(lo + hi) / 2:.12g}")
+        return ParsedValue(
+            "integer" if mid.is_integer() else "number",
+            text,
+            mid,
+            unit,
+            low=lo,
+            high=hi,
+        )
+    match = _RATIO_RE.match(cleaned)
+    if match:
+        try:
+            number, scale = to_float(match.group("num")), to_float(match.group("den"))
+        except ValueError:
+            return None
+        if scale in _RATIO_SCALES and 0 <= number <= scale:
+            return ParsedValue(
+                "integer" if number.is_integer() else "number",
+                text,
+                number,
+                scale=scale,
+            )
+    return None
 
 
 def _parse_duration(text: str) -> ParsedValue | None:
-    match = _DURATION_RE.match(text)
-    if not match or not (match.group("h") and match.group("m")):
-        return None
-    minutes = float(match.group("h")) * 60 + float(match.group("m"))
-    return ParsedValue("number", text, number=minutes, unit="min")
+    """A duration of two or more parts, in minutes, or an ``H:MM[:SS]`` reading.
+
+    "7h 05m", "7 h 20 min", "1h12" and "PT1H12M" are durations; "1:12" is a
+    clock value, whose column decides whether it is a duration.
+    """
+    stripped = text.strip()
+    match = _ISO_DURATION_RE.match(stripped)
+    if match and any(match.group(g) for g in "dhms"):
+        parts = {g: float(match.group(g) or 0) for g in "dhms"}
+    else:
+        match = _DURATION_RE.match(stripped)
+        if not match:
+            hms = _HMS_RE.match(stripped)
+            if not hms:
+                return None
+            clock = int(hms.group("h")) * 60 + int(hms.group("m"))
+            clock_minutes = float(f"{clock + float(hms.group('s') or 0) / 60:.12g}")
+            shown = (
+                f"{int(hms.group('h')):02d}:{hms.group('m')}"
+                if hms.group("s") is None
+                else stripped
+            )
+            return ParsedValue("clock", shown, clock_minutes, "min")
+        given = [g for g in "dhms" if match.group(g)]
+        if len(given) < 2:
+            return None
+        if (
+            "h" not in given
+            and "d" not in given
+            and not re.search(rf"\d\s*{_M}", stripped, re.IGNORECASE)
+        ):
+            return None
+        parts = {g: to_float(match.group(g)) if match.group(g) else 0.0 for g in "dhms"}
+    minutes = parts["d"] * 1440 + parts["h"] * 60 + parts["m"] + parts["s"] / 60
+    minutes = float(f"{minutes:.12g}")
+    return ParsedValue(
+        "integer" if minutes.is_integer() else "number", text, minutes, "min"
+    )
 
 
 def _clock(text: str) -> tuple[int, int] | None:
@@ -327,7 +394,7 @@ def parse_date_text(text: str) -> datetime | None:
         return parsed
     match = _TEXT_DATE_RE.match(stripped)
     if not match:
-        return None
+        return _dateutil_date(stripped)
     mon = (match.group("mon1") or match.group("mon2")).lower()
     if mon not in _MONTHS:
         return None
@@ -345,19 +412,41 @@ def parse_date_text(text: str) -> datetime | None:
         return None
 
 
-def parse_value(raw: object) -> ParsedValue:
-    """Read a value's type and unit without changing what the source said."""
-    if isinstance(raw, bool):
-        return ParsedValue("boolean", str(raw).lower(), boolean=raw)
-    if isinstance(raw, int):
-        return ParsedValue("integer", str(raw), number=float(raw))
-    if isinstance(raw, float):
-        return ParsedValue("number", repr(raw), number=raw)
-    text = str(raw).strip()
+_DATEISH_RE = re.compile(
+    r"^(?=.*\b\d{4}\b)(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"
+    r"(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{4}|\d{4}[/.]\d{1,2}[/.]\d{1,2}"
+    r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]{3,9}\.?,?\s+\d{4})"
+    r"(?:,?\s+(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?$",
+    re.IGNORECASE,
+)
+
+
+def _dateutil_date(text: str) -> datetime | None:
+    """Other written dates ("03/02/2026", "Mon, 2nd of March 2026"), by dateutil.
+
+    Numeric dates read month first unless the first number cannot be a month,
+    and day first when written with dots ("12.03.2026", the European form).
+    """
+    if len(text) > 48 or not _DATEISH_RE.match(text):
+        return None
+    from dateutil import parser
+
+    try:
+        parsed = parser.parse(
+            text.replace(" of ", " "),
+            dayfirst=re.match(r"\d{1,2}\.\d{1,2}\.\d{4}", text) is not None,
+        )
+    except (ValueError, OverflowError, parser.ParserError):
+        return None
+    return parsed.replace(tzinfo=None)
+
+
+def _parse_text(text: str) -> ParsedValue | None:
     lowered = text.lower()
     if lowered in _BOOLEANS:
         return ParsedValue("boolean", text, boolean=_BOOLEANS[lowered])
-    for parser in (_parse_number, _parse_duration):
+    for parser in (parse_number_text, _parse_duration):
         parsed = parser(text)
         if parsed is not None:
             return parsed
@@ -367,4 +456,36 @@ def parse_value(raw: object) -> ParsedValue:
     clock = _clock(text)
     if clock is not None:
         return ParsedValue("text", f"{clock[0]:02d}:{clock[1]:02d}")
+    return None
+
+
+def parse_value(raw: object) -> ParsedValue:
+    """Read a value's type and unit without changing what the source said.
+
+    A trailing annotation in brackets is kept as the value's note ("6.8 hrs
+    (woke up twice)" is 6.8 h), or read as its unit when it is one ("7.5 (h)").
+    """
+    if isinstance(raw, bool):
+        return ParsedValue("boolean", str(raw).lower(), boolean=raw)
+    if isinstance(raw, int):
+        if abs(raw) >= 2**63:
+            return ParsedValue("text", str(raw)[:40])
+        return ParsedValue("integer", str(raw), number=float(raw))
+    if isinstance(raw, float):
+        if raw != raw or raw in (float("inf"), float("-inf")):
+            return ParsedValue("text", repr(raw))
+        return ParsedValue("number", repr(raw), number=raw)
+    text = str(raw).strip()
+    parsed = _parse_text(text)
+    if parsed is not None:
+        return parsed
+    annotated = _ANNOTATION_RE.match(text)
+    if annotated:
+        inner = _parse_text(annotated.group("value").rstrip(" ,;:-"))
+        note = annotated.group("note").strip()
+        if inner is not None and inner.kind != "text":
+            unit = canonical_unit(note)
+            if unit and inner.unit is None and inner.number is not None:
+                return replace(inner, text=text, unit=unit)
+            return replace(inner, text=text, note=note)
     return ParsedValue("text", text)

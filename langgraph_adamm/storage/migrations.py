@@ -143,4 +143,33 @@ MIGRATIONS.append(
         ],
     )
 )
+MIGRATIONS.append(
+    (
+        3,
+        "records within a round, value ranges and notes, column unit decisions, "
+        "schema components, values that could not be cast, ungrounded counts",
+        [
+            "ALTER TABLE adamm_observations ADD COLUMN record INTEGER DEFAULT 0",
+            "ALTER TABLE adamm_observations ADD COLUMN low DOUBLE",
+            "ALTER TABLE adamm_observations ADD COLUMN high DOUBLE",
+            "ALTER TABLE adamm_observations ADD COLUMN note VARCHAR",
+            "ALTER TABLE adamm_observations ADD COLUMN scale DOUBLE",
+            "ALTER TABLE adamm_rounds ADD COLUMN ungrounded INTEGER DEFAULT 0",
+            "ALTER TABLE adamm_schemas ADD COLUMN components VARCHAR[]",
+            "ALTER TABLE adamm_columns ADD COLUMN bare_unit VARCHAR",
+            "ALTER TABLE adamm_columns ADD COLUMN band_low DOUBLE",
+            "ALTER TABLE adamm_columns ADD COLUMN band_high DOUBLE",
+            "ALTER TABLE adamm_columns ADD COLUMN clock_duration BOOLEAN DEFAULT false",
+            """CREATE TABLE adamm_cast_problems (
+                user_id VARCHAR NOT NULL,
+                schema_id INTEGER NOT NULL,
+                column_name VARCHAR NOT NULL,
+                round_id VARCHAR NOT NULL,
+                record INTEGER NOT NULL DEFAULT 0,
+                value_text VARCHAR,
+                reason VARCHAR
+            )""",
+        ],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]

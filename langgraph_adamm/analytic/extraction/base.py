@@ -36,6 +36,9 @@ class Provenance:
     image_id: str | None = None
     span: tuple[int, int] | None = None
     """Character offsets of the evidence within the source text."""
+    record: int = 0
+    """Which record of the round: 0 for the round's own; 1, 2, ... for each
+    record a round lists (the rows of a table, the objects of a JSON array)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,17 @@ def make_observation(
     if unit != value.unit and value.number is not None:
         value = ParsedValue(value.kind, value.text, value.number, unit)
     return Observation(name, raw_attribute.strip(), value, provenance)
+
+
+class Extracted(list[Observation]):
+    """An extractor's observations for one round, with what it had to drop.
+
+    ``dropped`` counts observations that could not be grounded in the round
+    (a model's value that its cited source does not contain); they are not
+    stored, and the count is recorded against the round.
+    """
+
+    dropped: int = 0
 
 
 @runtime_checkable

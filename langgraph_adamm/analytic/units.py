@@ -1,0 +1,263 @@
+"""Units: how people spell them, their dimensions, and conversion (via pint).
+
+The project keeps only the glue: the spellings people write ("hrs", "kgs",
+"bucks", "°C") mapped onto a short canonical symbol, and a few units pint does
+not define (currencies, steps, points, heart beats), each currency a dimension
+of its own so that no two are ever mixed. Dimensions and conversion factors come
+from pint's registry, which is built on first use and cached.
+
+Canonical symbols are what tables store: ``h``, ``min``, ``kg``, ``km``,
+``degC``, ``mg/dL``, ``USD``... A symbol pint knows but the alias table does not
+list keeps pint's short form (``kJ``, ``mph``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+_ALIASES: dict[str, str] = {}
+
+
+def _alias(symbol: str, *spellings: str) -> None:
+    for s in (symbol, *spellings):
+        _ALIASES[s.lower()] = symbol
+
+
+_alias("s", "sec", "secs", "second", "seconds")
+_alias("min", "mins", "minute", "minutes", "mn")
+_alias("h", "hr", "hrs", "hour", "hours", "hs")
+_alias("d", "day", "days")
+_alias("wk", "week", "weeks", "wks")
+_alias("ms", "msec", "millisecond", "milliseconds")
+_alias("mg", "milligram", "milligrams")
+_alias("g", "gram", "grams", "gr", "grs")
+_alias("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "kilogramme")
+_alias("lb", "lbs", "pound", "pounds", "#")
+_alias("oz", "ounce", "ounces")
+_alias("st", "stone", "stones")
+_alias("m", "meter", "meters", "metre", "metres", "mtr", "mtrs")
+_alias("cm", "centimeter", "centimeters", "centimetre", "centimetres")
+_alias("mm", "millimeter", "millimeters", "millimetre", "millimetres")
+_alias("km", "kms", "kilometer", "kilometers", "kilometre", "kilometres", "klick")
+_alias("mi", "mile", "miles")
+_alias("ft", "feet", "foot")
+_alias("yd", "yard", "yards")
+_alias("mL", "ml", "milliliter", "milliliters", "millilitre", "millilitres")
+_alias("L", "l", "liter", "liters", "litre", "litres", "ltr")
+_alias("kcal", "cal", "cals", "kcals", "calorie", "calories", "kilocalories")
+_alias("kJ", "kj", "kilojoule", "kilojoules")
+_alias("bpm", "beats/min", "beats per minute", "/min")
+_alias("%", "percent", "pct", "per cent", "perc")
+_alias("USD", "$", "us$", "dollar", "dollars", "bucks", "usd")
+_alias("EUR", "€", "euro", "euros", "eur")
+_alias("GBP", "£", "gbp", "quid")
+_alias("JPY", "¥", "yen", "jpy")
+_alias("CHF", "chf")
+_alias("CAD", "cad", "c$")
+_alias("AUD", "aud", "a$")
+_alias("mg/dL", "mg/dl", "mgdl")
+_alias("mmol/L", "mmol/l", "mmol")
+_alias("mmHg", "mmhg", "mm hg")
+_alias("degC", "°c", "ºc", "℃", "degc", "celsius", "° c", "deg c")
+_alias("degF", "°f", "ºf", "℉", "degf", "fahrenheit", "° f", "deg f")
+_alias("steps", "step")
+_alias("pts", "points", "point", "pt")
+_alias("reps", "rep", "repetitions")
+_alias("km/h", "kph", "kmh", "km/hr")
+_alias("mph", "mi/h")
+_alias("min/km", "/km")
+_alias("min/mi", "/mi")
+
+CURRENCIES = frozenset({"USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD"})
+CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+
+# Units pint lacks, or defines in a way that would mix what must stay apart.
+_DEFINITIONS = [
+    *(f"{c} = [currency_{c.lower()}]" for c in sorted(CURRENCIES)),
+    "steps = [steps]",
+    "pts = [points]",
+    "reps = [repetitions]",
+    "bpm = 1 / minute",
+]
+_PINT_NAMES = {"degC": "degree_Celsius", "degF": "degree_Fahrenheit", "wk": "week"}
+# Tokens pint would read as units but people mean otherwise ("a" is a year to
+# pint, "at" an atmosphere, "pc" a parsec, "t" a tonne, "in" an inch).
+_NOT_UNITS = frozenset(
+    "a at in pc t c b e x p k n u v q r or on as is it of to by an".split()
+)
+
+
+@lru_cache(maxsize=1)
+def registry() -> Any:
+    """The pint registry with the project's units; built once, on first use."""
+    import pint
+
+    reg: Any = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
+    for line in _DEFINITIONS:
+        reg.define(line)
+    return reg
+
+
+def _pint_unit(symbol: str) -> Any:
+    return registry().parse_units(_PINT_NAMES.get(symbol, symbol))
+
+
+_SHORT_OVERRIDES = {"°C": "degC", "°F": "degF", "ml": "mL", "l": "L", "hr": "h"}
+
+
+@lru_cache(maxsize=4096)
+def canonical_unit(token: str | None) -> str | None:
+    """The canonical symbol of a unit as written, or None when it is no unit.
+
+    Spellings people use are looked up first; anything else is offered to pint
+    and kept in pint's short form when pint knows it.
+    """
+    if not token:
+        return None
+    text = re.sub(r"\s+", " ", token.strip()).rstrip(".")
+    lowered = text.lower()
+    if lowered in _ALIASES:
+        return _ALIASES[lowered]
+    if (
+        lowered in _NOT_UNITS
+        or len(text) > 16
+        or not re.fullmatch(r"[A-Za-zµ°/²³·*^0-9 ]+", text)
+    ):
+        return None
+    if not re.search(r"[A-Za-zµ]", text) or text[0].isdigit():
+        return None
+    try:
+        unit = registry().parse_units(text)
+    except Exception:  # noqa: BLE001 - pint raises several kinds; none is a unit
+        return None
+    if unit.dimensionless:
+        return None
+    short = f"{unit:~}".replace(" ", "")
+    return _SHORT_OVERRIDES.get(short, short)
+
+
+@lru_cache(maxsize=1024)
+def dimension(symbol: str | None) -> str | None:
+    """The unit's dimension (pint dimensionality as text); None for no unit.
+
+    A symbol pint cannot read (a counted noun such as ``cups`` kept as written)
+    is a dimension of its own.
+    """
+    if symbol is None:
+        return None
+    if symbol == "%":
+        return "[percent]"
+    try:
+        return str(_pint_unit(symbol).dimensionality)
+    except Exception:  # noqa: BLE001
+        return f"[{symbol}]"
+
+
+def is_dimensioned(symbol: str | None) -> bool:
+    """Whether the unit has a physical or monetary dimension (not a bare count)."""
+    return symbol is not None
+
+
+@lru_cache(maxsize=4096)
+def _factor(from_unit: str, to_unit: str) -> tuple[float, bool]:
+    """(multiplier, offset?) converting from_unit into to_unit."""
+    if dimension(from_unit) != dimension(to_unit):
+        raise ValueError(f"cannot convert {from_unit} to {to_unit}")
+    if from_unit == "%" or to_unit == "%":
+        return 1.0, False
+    reg = registry()
+    src, dst = _pint_unit(from_unit), _pint_unit(to_unit)
+    if not reg.Quantity(1.0, src).is_compatible_with(dst):
+        raise ValueError(f"cannot convert {from_unit} to {to_unit}")
+    offset = any(
+        u in ("degree_Celsius", "degree_Fahrenheit") for u in (str(src), str(dst))
+    )
+    if offset:
+        return math.nan, True
+    return float(reg.Quantity(1.0, src).to(dst).magnitude), False
+
+
+def convertible(from_unit: str | None, to_unit: str | None) -> bool:
+    """Whether :func:`convert_units` accepts this pair."""
+    if from_unit == to_unit or from_unit is None or to_unit is None:
+        return True
+    try:
+        _factor(from_unit, to_unit)
+    except ValueError:
+        return False
+    return True
+
+
+def convert_units(value: float, from_unit: str | None, to_unit: str | None) -> float:
+    """Convert a quantity between units of one dimension.
+
+    Raises:
+        ValueError: if the units differ and are not of one dimension.
+    """
+    if from_unit == to_unit or from_unit is None or to_unit is None:
+        return value
+    factor, offset = _factor(from_unit, to_unit)
+    if offset:
+        reg = registry()
+        result = float(
+            reg.Quantity(value, _pint_unit(from_unit)).to(_pint_unit(to_unit)).magnitude
+        )
+    else:
+        inverse = 1.0 / factor if factor else 0.0
+        # Divide by an exact integer factor rather than multiply by its inexact
+        # reciprocal: 90 min -> 1.5 h exactly.
+        if factor < 1 and inverse.is_integer():
+            result = value / inverse
+        else:
+            result = value * factor
+    # Round off binary noise (6.4 h -> 384.00000000000006 min) without losing
+    # any digit a person could have written.
+    return float(f"{result:.12g}")
+
+
+EVERYDAY_UNITS: dict[str, tuple[str, ...]] = {}
+"""Per dimension, the units a bare number in such a column could have been."""
+
+
+def everyday_units(dim: str | None) -> tuple[str, ...]:
+    """Units people commonly leave unwritten, for a column of this dimension."""
+    if not EVERYDAY_UNITS:
+        for group in (
+            ("s", "min", "h"),
+            ("g", "kg", "lb"),
+            ("m", "km", "mi"),
+            ("degC", "degF"),
+            ("mL", "L"),
+        ):
+            EVERYDAY_UNITS[str(dimension(group[0]))] = group
+    return EVERYDAY_UNITS.get(str(dim), ())
+
+
+def multiply_dimensions(
+    left: str | None, right: str | None, op: str
+) -> tuple[str | None, bool]:
+    """The unit of ``left op right`` and whether the operation is meaningful.
+
+    ``+``/``-`` need one dimension (the left unit is kept); ``*`` and ``/`` make
+    a compound unit, and a quotient of one dimension is dimensionless (None).
+    """
+    if op in "+-":
+        if left is None or right is None:
+            return left or right, True
+        return left, dimension(left) == dimension(right)
+    if op == "/":
+        if (
+            left is not None
+            and right is not None
+            and dimension(left) == dimension(right)
+        ):
+            return None, True
+        if right is None:
+            return left, True
+        return (f"{left}/{right}" if left else f"1/{right}"), True
+    if left is None or right is None:
+        return left or right, True
+    return f"{left}*{right}", True

@@ -171,6 +171,15 @@ MERCHANTS: dict[str, list[str]] = {
     "Corner Deli": ["lunch", "groceries"],
     "Bloom & Co": ["gifts"],
 }
+AMOUNTS: dict[str, tuple[float, float]] = {
+    "coffee": (2.4, 9.5),
+    "groceries": (6.0, 118.0),
+    "transport": (1.8, 42.0),
+    "books": (7.5, 46.0),
+    "dining": (16.0, 96.0),
+    "lunch": (5.5, 19.0),
+    "gifts": (12.0, 85.0),
+}
 BIG_MERCHANTS: dict[str, list[str]] = {
     "TechHub": ["electronics"],
     "SkyWays": ["travel"],
@@ -410,6 +419,13 @@ class _Ctx:
     allow_k: bool = True
     allow_bare: bool = True
     note: str | None = None
+    styles: dict[str, int] = field(default_factory=dict)
+
+    def pick(self, key: str, options: list[Any]) -> Any:
+        """One choice per message: the same ``key`` picks the same option index."""
+        if key not in self.styles:
+            self.styles[key] = self.rng.randrange(len(options))
+        return options[self.styles[key]]
 
 
 class _State:
@@ -478,13 +494,13 @@ def _hours_field(
             return _Field(attr, v, num, "bare", json=v)
         if v == int(v) and rng.random() < 0.3:
             num = str(int(v))
-        unit = rng.choice(["h", "h", "hrs", "hours", "hr"])
+        unit = ctx.pick("h", ["h", "h", "hrs", "hours", "hr"])
         text = f"{num}{unit}" if unit == "h" and rng.random() < 0.4 else f"{num} {unit}"
         return _Field(attr, v, text, "h", number=num, header_unit="h", json=text)
     st.count(kind, attr)
     minutes = rng.randint(round(lo * 60), round(hi * 60))
     if r < 0.82:
-        text = f"{minutes} " + rng.choice(["min", "min", "minutes", "mins"])
+        text = f"{minutes} " + ctx.pick("min", ["min", "min", "minutes", "mins"])
         return _Field(attr, minutes / 60, text, "min", str(minutes), "min", json=text)
     text = _hm(rng, minutes, labelled=ctx.form != "chat")
     return _Field(attr, minutes / 60, text, "hm", json=text)
@@ -514,7 +530,7 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
         if st.may_be_bare(kind, "active_minutes", ctx):
             out.append(_Field("active_minutes", am, str(am), "bare", json=am))
         else:
-            unit = rng.choice(["min", "min", "minutes", "mins"])
+            unit = ctx.pick("min", ["min", "min", "minutes", "mins"])
             out.append(
                 _Field(
                     "active_minutes",
@@ -538,21 +554,21 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
             if st.may_be_bare(kind, "weight", ctx):
                 out.append(_Field("weight", kg, num, "bare", json=kg))
             else:
-                unit = rng.choice(["kg", "kg", "kgs"])
+                unit = ctx.pick("kg", ["kg", "kg", "kgs"])
                 text = f"{num} {unit}" if rng.random() < 0.7 else f"{num}{unit}"
                 out.append(_Field("weight", kg, text, "kg", num, "kg", json=text))
         else:
             st.count(kind, "weight")
             lb = round(st.kg / LB_KG, 1)
             num = _dec(ctx, lb, 1)
-            unit = rng.choice(["lb", "lbs", "lbs"])
+            unit = ctx.pick("lb", ["lb", "lbs", "lbs"])
             text = f"{num} {unit}" if rng.random() < 0.7 else f"{num}{unit}"
             out.append(_Field("weight", lb * LB_KG, text, "lb", num, "lb", json=text))
         num = _dec(ctx, fat, 1)
         if st.may_be_bare(kind, "body_fat", ctx):
             out.append(_Field("body_fat", fat, num, "bare", json=fat))
         else:
-            text = rng.choice([f"{num} %", f"{num}%"])
+            text = ctx.pick("pct", [f"{num} %", f"{num}%"])
             out.append(_Field("body_fat", fat, text, "%", num, "%", json=text))
         return out
     if kind == "expense":
@@ -561,7 +577,7 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
         merchant = rng.choice(sorted(pool))
         category = rng.choice(pool[merchant])
         return [
-            _amount_field(ctx, st, currency, big),
+            _amount_field(ctx, st, currency, big, category),
             _Field("merchant", merchant, merchant, None, json=merchant),
             _Field("category", category, category, None, json=category),
         ]
@@ -572,7 +588,7 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
         if st.may_be_bare(kind, "fasting_glucose", ctx):
             out.append(_Field("fasting_glucose", g, num, "bare", json=g))
         else:
-            unit = rng.choice(["mmol/L", "mmol/L", "mmol/l"])
+            unit = ctx.pick("mmol", ["mmol/L", "mmol/L", "mmol/l"])
             out.append(
                 _Field(
                     "fasting_glucose",
@@ -588,7 +604,9 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
         if st.may_be_bare(kind, "time_in_range", ctx):
             out.append(_Field("time_in_range", tir, str(tir), "bare", json=tir))
         else:
-            text = rng.choice([f"{tir} %", f"{tir}%", f"{tir}%", f"{tir} percent"])
+            text = ctx.pick(
+                "pct4", [f"{tir} %", f"{tir}%", f"{tir}%", f"{tir} percent"]
+            )
             out.append(
                 _Field("time_in_range", tir, text, "%", str(tir), "%", json=text)
             )
@@ -610,7 +628,7 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
                 )
             )
         else:
-            unit = rng.choice(["min", "min", "minutes", "mins", "m"])
+            unit = ctx.pick("min5", ["min", "min", "minutes", "mins", "m"])
             sep = "" if unit == "m" else " "
             text = f"{minutes}{sep}{unit}"
             out.append(
@@ -624,8 +642,9 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
         lo, hi = GAMES[game]
         score = rng.randint(lo, hi)
         won = rng.random() < 0.45
-        text = rng.choice(
-            [("yes", "no"), ("yes", "no"), ("Y", "N"), ("✓", "✗"), ("true", "false")]
+        text = ctx.pick(
+            "bool",
+            [("yes", "no"), ("yes", "no"), ("Y", "N"), ("✓", "✗"), ("true", "false")],
         )[0 if won else 1]
         return [
             _Field("game", game, game, None, json=game),
@@ -635,7 +654,9 @@ def _draw(kind: str, ctx: _Ctx, st: _State, currency: str) -> list[_Field]:
     raise ValueError(kind)
 
 
-def _amount_field(ctx: _Ctx, st: _State, currency: str, big: bool) -> _Field:
+def _amount_field(
+    ctx: _Ctx, st: _State, currency: str, big: bool, category: str
+) -> _Field:
     rng = ctx.rng
     if big:
         value = rng.randint(8, 24) * 100
@@ -648,18 +669,22 @@ def _amount_field(ctx: _Ctx, st: _State, currency: str, big: bool) -> _Field:
         whole = _grouped(ctx, value)
         num = f"{whole},00" if ctx.comma else f"{whole}.00"
     else:
-        value = round(rng.uniform(2.2, 92.0), 2)
+        lo, hi = AMOUNTS[category]
+        value = round(rng.uniform(lo, hi), 2)
         num = _dec(ctx, value, 2)
     if st.may_be_bare("expense", "amount", ctx):
         return _Field("amount", value, num, "bare", json=value)
     if currency == "USD":
-        text = rng.choice([f"${num}", f"${num}", f"${num}", f"{num} USD", f"USD {num}"])
-        symbol = rng.choice(["$", "USD"])
-    else:
-        text = rng.choice(
-            [f"{num} €", f"{num} €", f"€{num}", f"EUR {num}", f"{num} EUR", f"{num}€"]
+        text = ctx.pick(
+            "usd", [f"${num}", f"${num}", f"${num}", f"{num} USD", f"USD {num}"]
         )
-        symbol = rng.choice(["€", "EUR"])
+        symbol = ctx.pick("usd_sym", ["$", "USD"])
+    else:
+        text = ctx.pick(
+            "eur",
+            [f"{num} €", f"{num} €", f"€{num}", f"EUR {num}", f"{num} EUR", f"{num}€"],
+        )
+        symbol = ctx.pick("eur_sym", ["€", "EUR"])
     return _Field("amount", value, text, currency, num, symbol, json=text)
 
 
@@ -677,13 +702,13 @@ def _run_fields(ctx: _Ctx, st: _State) -> list[_Field]:
         if st.may_be_bare("run", "distance", ctx):
             out.append(_Field("distance", km, num, "bare", json=km))
         else:
-            text = rng.choice([f"{num} km", f"{num} km", f"{num}km"])
+            text = ctx.pick("km", [f"{num} km", f"{num} km", f"{num}km"])
             out.append(_Field("distance", km, text, "km", num, "km", json=text))
     else:
         st.count("run", "distance")
         mi = round(rng.uniform(2.0, 10.0), 1)
         num = _dec(ctx, mi, 1)
-        text = rng.choice([f"{num} mi", f"{num} miles", f"{num}mi"])
+        text = ctx.pick("mi", [f"{num} mi", f"{num} miles", f"{num}mi"])
         km = mi * MI_KM
         out.append(_Field("distance", km, text, "mi", num, "mi", json=text))
     seconds = round(km * rng.uniform(4.7, 6.6) * 60)
@@ -700,7 +725,7 @@ def _run_fields(ctx: _Ctx, st: _State) -> list[_Field]:
         if st.may_be_bare("run", "duration", ctx):
             out.append(_Field("duration", minutes, str(minutes), "bare", json=minutes))
         elif r < 0.8 or minutes < 60:
-            unit = rng.choice(["min", "min", "minutes", "mins"])
+            unit = ctx.pick("min", ["min", "min", "minutes", "mins"])
             text = f"{minutes} {unit}"
             out.append(
                 _Field("duration", minutes, text, "min", str(minutes), "min", json=text)
@@ -712,7 +737,7 @@ def _run_fields(ctx: _Ctx, st: _State) -> list[_Field]:
     if st.may_be_bare("run", "avg_hr", ctx):
         out.append(_Field("avg_hr", hr, str(hr), "bare", json=hr))
     else:
-        text = rng.choice([f"{hr} bpm", f"{hr} bpm", f"{hr}bpm"])
+        text = ctx.pick("bpm", [f"{hr} bpm", f"{hr} bpm", f"{hr}bpm"])
         out.append(_Field("avg_hr", hr, text, "bpm", str(hr), "bpm", json=text))
     return out
 
@@ -763,9 +788,17 @@ def _labels_for(
 ) -> tuple[dict[str, str], list[_Field]]:
     """Labels in one style for a record, some with the unit in brackets."""
     rng = ctx.rng
-    styles = ["snake", "camel", "pascal"] if compact else list(LABEL_STYLES)
-    weights = [3, 1, 1] if compact else [6, 2, 2, 1, 1, 1, 1]
-    style = rng.choices(styles, weights)[0]
+    if compact:
+        style = ctx.pick("compact_style", ["snake"] * 3 + ["camel", "pascal"])
+    else:
+        style = ctx.pick(
+            "label_style",
+            ["plain"] * 6
+            + ["title"] * 2
+            + ["lower"] * 2
+            + ["snake"]
+            + ["camel", "pascal", "upper"],
+        )
     labels: dict[str, str] = {}
     out: list[_Field] = []
     for f in fields:
@@ -860,7 +893,7 @@ def _render(
         for i, fields in enumerate(recs):
             labels, fields = _labels_for(fields, ctx)
             written.append(fields)
-            colon = form == "annotation" or rng.random() < 0.8
+            colon = form == "annotation" or ctx.pick("colon", [True] * 4 + [False])
             pairs = _pairs(fields, labels, colon, ctx)
             if multi:
                 blocks.append(f"{_marker(markers, i)} " + ", ".join(pairs))

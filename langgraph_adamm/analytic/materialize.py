@@ -241,7 +241,7 @@ class MaterializerMixin:
                     samples,
                     d.bare_unit,
                     d.band,
-                    d.clock_duration,
+                    d.clock_reading,
                 )
             )
         described = self.describer.describe(
@@ -263,7 +263,7 @@ class MaterializerMixin:
                 c.samples,
                 c.bare_unit,
                 c.band,
-                c.clock_duration,
+                c.clock_reading,
             )
             for c in columns
         ]
@@ -313,7 +313,7 @@ class MaterializerMixin:
             self.db.execute(
                 "INSERT INTO adamm_columns (user_id, schema_id, position, column_name, "
                 "attribute, sql_type, unit, description, samples, bare_unit, "
-                "band_low, band_high, clock_duration) "
+                "band_low, band_high, clock_reading) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     self.user_id,
@@ -328,7 +328,7 @@ class MaterializerMixin:
                     c.bare_unit,
                     c.band[0] if c.band else None,
                     c.band[1] if c.band else None,
-                    c.clock_duration,
+                    c.clock_reading,
                 ],
             )
         return table

@@ -146,10 +146,10 @@ class AnalyticMemory(MaterializerMixin):
             bare_unit,
             band_low,
             band_high,
-            clock_duration,
+            clock_reading,
         ) in self.db.fetchall(
             "SELECT schema_id, column_name, attribute, sql_type, unit, description, "
-            "samples, bare_unit, band_low, band_high, clock_duration FROM "
+            "samples, bare_unit, band_low, band_high, clock_reading FROM "
             "adamm_columns WHERE user_id = ? ORDER BY schema_id, position",
             [self.user_id],
         ):
@@ -164,7 +164,7 @@ class AnalyticMemory(MaterializerMixin):
                     tuple(samples or ()),
                     bare_unit,
                     band,
-                    bool(clock_duration),
+                    clock_reading,
                 )
             )
         for sid, table, desc, attrs, created, version, comps in self.db.fetchall(

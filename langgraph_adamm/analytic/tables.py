@@ -41,13 +41,13 @@ class Column:
     samples: tuple[str, ...] = ()
     bare_unit: str | None = None
     band: tuple[float, float] | None = None
-    clock_duration: bool = False
+    clock_reading: str | None = None
 
     @property
     def decision(self) -> ColumnDecision:
         """How the column's values are typed and converted."""
         return ColumnDecision(
-            self.sql_type, self.unit, self.bare_unit, self.band, self.clock_duration
+            self.sql_type, self.unit, self.bare_unit, self.band, self.clock_reading
         )
 
 
@@ -104,8 +104,13 @@ def best_observations(observations: Iterable[Observation]) -> dict[str, Observat
 
 _DURATION_NAME_RE = re.compile(
     r"duration|elapsed|moving|sleep|deep|rem|light|awake|length|spent|active|"
-    r"time_in|total|workout|session|run_time|pace|lap|split|nap"
+    r"time|total|workout|session|pace|lap|split|nap|race|finish"
 )
+_TIME_OF_DAY_RE = re.compile(
+    r"bed|wake|woke|start|end|alarm|clock|sunrise|sunset|arriv|depart|lights|"
+    r"_at$|^at_"
+)
+_SLEEP_NAME_RE = re.compile(r"sleep|nap|deep|rem|light|awake|bed|fast|shift|work")
 _BAND = 4.0
 """A bare number is read in the column's unit when, so read, it lies within
 this factor of the range of the values written with a unit (checked only in
@@ -165,7 +170,9 @@ class ColumnStats:
         self.kinds[v.kind] += 1
         if v.number is None:
             return
-        if v.kind == "clock":
+        if v.kind == "clock" and v.text.count(":") == 2:
+            self.units.setdefault("min", _Stats()).add(v.number)  # h:mm:ss
+        elif v.kind == "clock":
             self.clocks.add(v.number)
         elif v.unit:
             self.units.setdefault(v.unit, _Stats()).add(v.number)
@@ -184,8 +191,9 @@ class ColumnDecision:
     without units) or unreadable (a column with units where no reading fits)."""
     band: tuple[float, float] | None = None
     """The plausible range, in ``unit``, for a bare number so read."""
-    clock_duration: bool = False
-    """Whether ``H:MM`` readings are durations (else they are times of day)."""
+    clock_reading: str | None = None
+    """How ``A:BB`` readings are durations: ``"h:mm"`` or ``"m:ss"``; None when
+    they are times of day."""
 
 
 def _dimension_of(unit: str) -> str:
@@ -214,13 +222,18 @@ def decide_column(
     for unit, st in stats.units.items():
         by_dim[_dimension_of(unit)] += st.n
     time_dim = _dimension_of("min")
-    clock_duration = stats.clocks.n > 0 and (
-        by_dim.get(time_dim, 0) > 0
-        or (
-            stats.clocks.n >= max(by_dim.values(), default=0)
-            and bool(_DURATION_NAME_RE.search(name))
+    clock_duration = (
+        stats.clocks.n > 0
+        and not _TIME_OF_DAY_RE.search(name)
+        and (
+            by_dim.get(time_dim, 0) > 0
+            or (
+                stats.clocks.n >= max(by_dim.values(), default=0)
+                and bool(_DURATION_NAME_RE.search(name))
+            )
         )
     )
+    clock_reading = _clock_reading(stats, name) if clock_duration else None
     numeric = stats.kinds["integer"] + stats.kinds["number"]
     if clock_duration:
         numeric += stats.clocks.n
@@ -237,7 +250,8 @@ def decide_column(
     dim = min(by_dim, key=lambda d: (-by_dim[d], d))
     in_dim = {u: st for u, st in stats.units.items() if _dimension_of(u) == dim}
     if clock_duration and dim == time_dim:
-        in_dim = {**in_dim, "min": _merge(in_dim.get("min"), stats.clocks)}
+        clocks = _scaled(stats.clocks, 1 / 60 if clock_reading == "m:ss" else 1.0)
+        in_dim = {**in_dim, "min": _merge(in_dim.get("min"), clocks)}
     written = min(in_dim, key=lambda u: (-in_dim[u].n, u))
     bare_unit: str | None = None
     if stats.bare.n:
@@ -264,7 +278,7 @@ def decide_column(
             round(high * _BAND if high > 0 else high / _BAND, 9),
         )
     return ColumnDecision(
-        "BIGINT" if integer else "DOUBLE", unit, bare_unit, band, clock_duration
+        "BIGINT" if integer else "DOUBLE", unit, bare_unit, band, clock_reading
     )
 
 
@@ -300,6 +314,44 @@ def _bare_reading(
     return best[1] if best else None
 
 
+def _clock_reading(stats: ColumnStats, name: str) -> str:
+    """Whether a duration column's ``A:BB`` readings are h:mm or m:ss.
+
+    A first part of 24 or more is minutes ("52:40" for a 10 km run); otherwise
+    the reading nearer the column's durations written with units wins, and
+    without any, sleep-like names read h:mm and the rest m:ss (lap, race and
+    puzzle times).
+    """
+    if stats.clocks.high >= 24 * 60:
+        return "m:ss"
+    written = {
+        u: st
+        for u, st in stats.units.items()
+        if st.positive and convertible(u, "min") and u != "%"
+    }
+    clocks = stats.clocks.mean_log()
+    if written and clocks is not None:
+        reference = sum(
+            st.sum_log + st.positive * math.log(convert_units(1.0, u, "min"))
+            for u, st in written.items()
+        ) / sum(st.positive for st in written.values())
+        as_hm = abs(clocks - reference)
+        as_ms = abs(clocks - math.log(60) - reference)
+        return "h:mm" if as_hm <= as_ms else "m:ss"
+    return "h:mm" if _SLEEP_NAME_RE.search(name) else "m:ss"
+
+
+def _scaled(st: _Stats, factor: float) -> _Stats:
+    if factor == 1.0:
+        return st
+    out = _Stats()
+    out.n, out.positive = st.n, st.positive
+    out.sum_log = st.sum_log + st.positive * math.log(factor)
+    out.low, out.high = st.low * factor, st.high * factor
+    out.whole = False
+    return out
+
+
 def _merge(a: _Stats | None, b: _Stats) -> _Stats:
     if a is None:
         return b
@@ -327,9 +379,13 @@ def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
     value = obs.value
     sql_type = decision.sql_type
     if sql_type in NUMERIC_TYPES:
-        if value.number is None or (
-            value.kind == "clock" and not decision.clock_duration
-        ):
+        number_read = value.number
+        if value.kind == "clock" and value.text.count(":") == 1:
+            if decision.clock_reading is None:
+                return None, f"a time of day, not a number: {value.text[:40]!r}"
+            if number_read is not None and decision.clock_reading == "m:ss":
+                number_read = number_read / 60
+        if number_read is None:
             return None, f"not a number: {value.text[:40]!r}"
         unit = value.unit
         if value.kind != "clock" and unit is None and decision.unit is not None:
@@ -340,7 +396,7 @@ def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
             decision.unit is None and unit is not None
         ):
             return None, f"unit {unit} does not fit {decision.unit or 'no unit'}"
-        number = convert_units(value.number, unit, decision.unit)
+        number = convert_units(number_read, unit, decision.unit)
         if value.unit is None and unit is not None and decision.band is not None:
             low, high = decision.band
             if not low <= number <= high:

@@ -101,7 +101,12 @@ _RATIO_RE = re.compile(
     r"(?:\s*(?P<unit>pts|points))?$",
     re.IGNORECASE,
 )
-_RATIO_SCALES = frozenset({5.0, 10.0, 20.0, 50.0, 100.0, 1000.0})
+_FRACTIONS = {"½": ".5", "¼": ".25", "¾": ".75"}
+_FRACTION_RE = re.compile(r"(\d+)?\s?([½¼¾])")
+_PAIR_RE = re.compile(
+    r"^(?P<a>\d{2,3})\s*/\s*(?P<b>\d{2,3})\s*(?P<unit>mm\s?Hg|mmhg)?$", re.IGNORECASE
+)
+_NO_UNIT_WORDS = frozenset({"count", "counts", "times", "x", "total"})
 _ANNOTATION_RE = re.compile(
     r"^(?P<value>.*?\S)\s*[\(\[](?P<note>[^\(\)\[\]]{1,80})[\)\]]$"
 )
@@ -197,7 +202,53 @@ def normalize_attribute(name: str) -> tuple[str, str | None]:
         text = f"a_{text}"
     if text in AUXILIARY_COLUMNS:
         text = f"{text}_value"
+    if unit is None:
+        unit = _suffix_unit(text)
     return text, unit
+
+
+_SUFFIX_UNITS = {
+    "min": "min",
+    "mins": "min",
+    "minutes": "min",
+    "h": "h",
+    "hours": "h",
+    "sec": "s",
+    "secs": "s",
+    "seconds": "s",
+    "km": "km",
+    "mi": "mi",
+    "miles": "mi",
+    "kg": "kg",
+    "lb": "lb",
+    "lbs": "lb",
+    "pct": "%",
+    "percent": "%",
+    "usd": "USD",
+    "eur": "EUR",
+    "gbp": "GBP",
+    "kcal": "kcal",
+    "bpm": "bpm",
+    "ml": "mL",
+    "mmol_l": "mmol/L",
+    "mg_dl": "mg/dL",
+    "mmhg": "mmHg",
+}
+"""Units a field name states in its last word ("distance_km", "Active minutes",
+"water_ml"). Ambiguous endings are left out: "hr" is a heart rate as often as
+an hour, "m" a metre or a minute."""
+
+
+def _suffix_unit(name: str) -> str | None:
+    parts = name.split("_")
+    if len(parts) < 2:
+        return None
+    if parts[0] in ("minutes", "hours", "seconds"):  # "Minutes Asleep"
+        return _SUFFIX_UNITS[parts[0]]
+    two = "_".join(parts[-2:])
+    if two in _SUFFIX_UNITS and len(parts) > 2:
+        return _SUFFIX_UNITS[two]
+    return _SUFFIX_UNITS.get(parts[-1])
 
 
 def to_float(digits: str) -> float:
@@ -246,6 +297,8 @@ def _unit_of(token: str | None, currency: str | None) -> tuple[str | None, bool]
             cur = {"C$": "CAD", "A$": "AUD"}[c]
     if not token:
         return cur, True
+    if token.lower() in _NO_UNIT_WORDS:
+        return cur, True
     unit = canonical_unit(token)
     if unit is None:
         if cur is None and re.fullmatch(r"[A-Za-z]{1,12}", token):
@@ -262,6 +315,10 @@ def parse_number_text(text: str) -> ParsedValue | None:
     Returns None when the text is not a single quantity.
     """
     cleaned = _QUALIFIER_RE.sub("", text.strip())
+    cleaned = _FRACTION_RE.sub(
+        lambda m: f"{m.group(1) or '0'}{_FRACTIONS[m.group(2)]}", cleaned
+    )
+    cleaned = re.sub(r"(?<=[\dkK%])\+$", "", cleaned)  # "10k+"
     match = _NUMBER_RE.match(cleaned)
     if match:
         try:
@@ -308,13 +365,17 @@ def parse_number_text(text: str) -> ParsedValue | None:
             number, scale = to_float(match.group("num")), to_float(match.group("den"))
         except ValueError:
             return None
-        if scale in _RATIO_SCALES and 0 <= number <= scale:
+        if 0 < scale <= 1000 and 0 <= number <= scale:
             return ParsedValue(
                 "integer" if number.is_integer() else "number",
                 text,
                 number,
                 scale=scale,
             )
+    match = _PAIR_RE.match(cleaned)
+    if match:  # blood pressure, "120/80 mmHg": one reading, kept as text
+        unit = "mmHg" if match.group("unit") else None
+        return ParsedValue("text", f"{match.group('a')}/{match.group('b')}", unit=unit)
     return None
 
 
@@ -481,9 +542,12 @@ def parse_value(raw: object) -> ParsedValue:
         return parsed
     annotated = _ANNOTATION_RE.match(text)
     if annotated:
-        inner = _parse_text(annotated.group("value").rstrip(" ,;:-"))
+        head = annotated.group("value").rstrip(" ,;:-")
+        inner = _parse_text(head)
         note = annotated.group("note").strip()
-        if inner is not None and inner.kind != "text":
+        if inner is None and len(head.split()) <= 3:
+            return ParsedValue("text", head, note=note)  # "anxious (work deadline)"
+        if inner is not None:
             unit = canonical_unit(note)
             if unit and inner.unit is None and inner.number is not None:
                 return replace(inner, text=text, unit=unit)

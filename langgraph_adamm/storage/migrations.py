@@ -159,7 +159,7 @@ MIGRATIONS.append(
             "ALTER TABLE adamm_columns ADD COLUMN bare_unit VARCHAR",
             "ALTER TABLE adamm_columns ADD COLUMN band_low DOUBLE",
             "ALTER TABLE adamm_columns ADD COLUMN band_high DOUBLE",
-            "ALTER TABLE adamm_columns ADD COLUMN clock_duration BOOLEAN DEFAULT false",
+            "ALTER TABLE adamm_columns ADD COLUMN clock_reading VARCHAR",
             """CREATE TABLE adamm_cast_problems (
                 user_id VARCHAR NOT NULL,
                 schema_id INTEGER NOT NULL,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol, runtime_checkable
 
 from langgraph_adamm.analytic.values import (
@@ -13,6 +14,9 @@ from langgraph_adamm.analytic.values import (
 )
 from langgraph_adamm.history import Round
 
+_DURATION_NAME_RE = re.compile(
+    r"duration|time|elapsed|sleep|nap|meditat|workout|session|minutes|active"
+)
 SourceKind = Literal["user", "assistant", "caption", "ocr", "metadata"]
 
 SOURCE_PRIORITY: dict[str, int] = {
@@ -71,6 +75,8 @@ def make_observation(
     if not name:
         return None
     value = parse_value(raw_value)
+    if value.unit == "m" and _DURATION_NAME_RE.search(name):
+        value = replace(value, unit="min")  # "duration=54m" is minutes
     unit = value.unit or name_unit or unit_hint
     if unit != value.unit and value.number is not None:
         value = ParsedValue(value.kind, value.text, value.number, unit)

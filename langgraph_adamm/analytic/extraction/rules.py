@@ -36,16 +36,17 @@ _STOPWORDS = frozenset(
     is are am be been had have has did do does got get slept went said told think
     thanks thank please here there this that these those what which who how why
     when can could would should will let lets just so but if because also maybe
-    hi hello hey ok okay sure well""".split()
+    hi hello hey ok okay sure well the a an""".split()
 )
 _DATE_WORDS = frozenset(
     """jan january feb february mar march apr april may jun june jul july aug
     august sep sept september oct october nov november dec december mon monday
     tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday
     sun sunday week day today yesterday tonight morning evening night
-    afternoon""".split()
+    afternoon last this""".split()
 )
 _MAX_VALUE = 120
+_MISSING = frozenset({"", "-", "–", "—", "n/a", "na", "none", "null", "nil", "?"})
 _COUNTED = frozenset({"steps", "pts", "reps"})
 """Units that name what they count: "9.4k steps" is a value of ``steps``."""
 _COUNT_VERBS = frozenset("hit did made ran got done took scored".split())
@@ -62,17 +63,21 @@ _ABBREVIATIONS = "".join(
 _ITEM_SPLIT_RE = re.compile(
     r"[;\n|•·▪◦●]|\t"
     r"|(?<=[A-Za-z%)])\s+[-–—]\s+(?=[A-Za-z])"
-    r"|\s[–—]\s"
+    r"|\s[–—]\s|(?<=\w)[–—](?=[A-Za-z])"
     r"|(?:^|(?<=\n))\s*[-*+]\s+(?=[A-Za-z])"
     r"|[!?](?=\s)"
     rf"|(?<=[^\d\s]){_ABBREVIATIONS}\.(?=\s)"
     r"|(?<=\d)\.(?=\s+[A-Z])"
 )
-_NUMBERED_RE = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+(?=[A-Za-z])")
+_NUMBERED_RE = re.compile(
+    r"(?:^|(?<=\s))(?P<n>\d{1,2}|[a-hA-H])(?:[.)]\s*|\s+[-–]\s+)(?=[A-Za-z])"
+)
 # A comma followed by a digit is part of a number (12,345 or 6,8), not a break.
 _SEGMENT_SPLIT_RE = re.compile(r",(?!\d)\s*|\s+and\s+|\s+&\s+|\s+\+\s+")
 _TABLE_SEP_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
-_VALUE_START_RE = re.compile(r"^[-+−~≈]?[$€£¥]?\d|^[$€£¥]\s?\d|^(?:USD|EUR|GBP)\s?\d")
+_VALUE_START_RE = re.compile(
+    r"^[-+−~≈]?[$€£¥]?\d|^[$€£¥]\s?\d?|^(?:USD|EUR|GBP|CHF|JPY)(?:\s?\d|$)|^[½¼¾]"
+)
 
 Pair = tuple[int, str, Any, tuple[int, int]]
 """(record within the text, label, raw value, span)."""
@@ -83,7 +88,8 @@ def valid_label(label: str) -> bool:
     words = re.findall(r"[^\W\d_]+'?[^\W\d_]*", label.lower())
     if not words or len(label.split()) > 6 or re.search(r"\d:\d|://", label):
         return False
-    return not any(w.strip("'") in _STOPWORDS for w in words)
+    tokens = [t.strip("'.,!?\"") for t in re.split(r"[\s_]+", label.lower())]
+    return not any(t in _STOPWORDS for t in tokens)
 
 
 def _is_value(text: str) -> bool:
@@ -91,59 +97,128 @@ def _is_value(text: str) -> bool:
     text = text.strip().rstrip(".,")
     if not text or len(text) > _MAX_VALUE:
         return False
-    return parse_value(text).kind != "text"
+    parsed = parse_value(text)
+    return parsed.kind != "text" or parsed.unit is not None  # "120/80 mmHg"
 
 
-def _label_value(segment: str) -> tuple[str, str, int] | None:
-    """("label", "value", offset of the label) for "label N unit" or "N unit label".
+_EDGE_WORDS = frozenset(
+    """of for in on at to with from by about around after before than like only
+    showing shows reads says said during per over under just nearly almost
+    approx approximately roughly""".split()
+)
+"""Words a label neither starts nor ends with ("Time in range" keeps its "in")."""
+_FILLERS = frozenset("only just about around nearly almost over total".split())
 
-    The value must be a whole non-text value; a label ending in a month or a
-    weekday with a number after it is a date ("for Feb 03"), not a field.
+
+def _pick_label(words: list[str]) -> str | None:
+    """The label among the words before a value: a valid suffix of them.
+
+    A capitalised word after a lower-case one starts a label ("... showing Total
+    sleep"); otherwise the longest valid suffix of at most four words is taken.
     """
-    text = segment.rstrip(" .")
-    lead = len(text) - len(text.lstrip())
-    text = text.strip()
-    words = text.split()
-    if len(words) < 2:
+    if not words:
         return None
-    for i in range(1, min(len(words), 7)):  # label first
-        if _VALUE_START_RE.match(words[0]):
-            break
-        if _VALUE_START_RE.match(words[i]):
-            label, value = " ".join(words[:i]), " ".join(words[i:])
-            if words[i - 1].lower().strip(".,") in _DATE_WORDS:
-                return None
-            if valid_label(label) and _is_value(value):
-                counted = parse_value(value).unit
-                if (
-                    counted in _COUNTED
-                    and len(words[:i]) == 1
-                    and (label.lower().endswith("ed") or label.lower() in _COUNT_VERBS)
-                ):
-                    return counted, value, lead  # "walked 8k steps"
-                return label, value, lead
-            break
-    if _VALUE_START_RE.match(words[0]):  # value first: "1.2 h of deep sleep"
-        for j in range(len(words) - 1, 0, -1):
-            value = " ".join(words[:j])
-            rest = words[j:]
-            if rest and rest[0].lower() == "of":
-                rest = rest[1:]
-            while rest and rest[-1].lower().strip(".,!") in _DATE_WORDS:
-                rest = rest[:-1]  # "8k steps today"
-            label = " ".join(rest)
-            if (
-                rest
-                and valid_label(label)
-                and canonical_unit(label) is None
-                and _is_value(value)
-            ):
-                return label, value, lead + text.find(rest[0], len(value))
-        while len(words) > 1 and words[-1].lower().strip(".,!") in _DATE_WORDS:
-            words = words[:-1]
-        parsed = parse_value(" ".join(words))
-        if parsed.number is not None and parsed.unit in _COUNTED:
-            return parsed.unit, " ".join(words), lead  # "9.4k steps today"
+    candidates = []
+    for start in range(max(0, len(words) - 4), len(words)):
+        part = words[start:]
+        if part[0].lower() in _EDGE_WORDS or part[-1].lower() in _EDGE_WORDS:
+            continue
+        label = " ".join(part).strip(" -:")
+        if label and valid_label(label):
+            candidates.append((start, label))
+    if not candidates:
+        return None
+    for start, label in candidates:
+        if (
+            start > 0
+            and words[start][:1].isupper()
+            and words[start][1:2].islower()
+            and words[start - 1][:1].islower()
+        ):
+            return label
+    return candidates[0][1]
+
+
+def _value_end(words: list[re.Match[str]], i: int, segment: str) -> int | None:
+    """The end (word index) of the longest value starting at word i, or None."""
+    for j in range(min(len(words), i + 5), i, -1):
+        text = segment[words[i].start() : words[j - 1].end()]
+        if not _is_value(text):
+            continue
+        last = words[j - 1].group()
+        if j < len(words) and last[:1].isalpha() and canonical_unit(last) is None:
+            if parse_value(text).unit == last.lower():
+                continue  # "24.2 Body": an unknown word before more fields
+        return j
+    return None
+
+
+def _chain(segment: str) -> list[tuple[str, str, int, int]]:
+    """Pairs read from label-value runs, with their start and end offsets.
+
+    "Weight 178.6 lb BMI 24.2 Body Fat 21.5%" is three pairs; words after a
+    value that are not followed by another value are ignored ("120-135 bpm
+    during the climb").
+    """
+    words = list(re.finditer(r"\S+", segment))
+    out: list[tuple[str, str, int, int]] = []
+    label_from = 0
+    i = 0
+    while i < len(words):
+        if i > label_from and _VALUE_START_RE.match(words[i].group()):
+            end = _value_end(words, i, segment)
+            if end is not None:
+                before = [w.group() for w in words[label_from:i]]
+                value = segment[words[i].start() : words[end - 1].end()]
+                if before[-1].lower().strip(".,") in _DATE_WORDS:
+                    label = None  # "for Feb 03" is a date, not a field
+                else:
+                    label = _pick_label(before)
+                if label is not None:
+                    counted = parse_value(value).unit
+                    if (
+                        counted in _COUNTED
+                        and len(label.split()) == 1
+                        and (
+                            label.lower().endswith("ed")
+                            or label.lower() in _COUNT_VERBS | _FILLERS
+                        )
+                    ):
+                        label = counted  # "walked 8k steps", "only 4.5k steps"
+                    start = words[label_from + len(before) - len(label.split())]
+                    out.append((label, value, start.start(), words[end - 1].end()))
+                label_from = i = end
+                continue
+        i += 1
+    return out
+
+
+def _value_first(segment: str) -> tuple[str, str, int, int] | None:
+    """Read "N unit label": "1.2 h of deep sleep", "9.4k steps today"."""
+    words = list(re.finditer(r"\S+", segment))
+    if not words or not _VALUE_START_RE.match(words[0].group()):
+        return None
+    texts = [w.group().strip(".,!") for w in words]
+    while len(texts) > 1 and texts[-1].lower() in _DATE_WORDS:
+        texts.pop()
+    for j in range(len(texts) - 1, 0, -1):
+        value = segment[words[0].start() : words[j - 1].end()]
+        rest = texts[j:]
+        if rest and rest[0].lower() == "of":
+            rest = rest[1:]
+        label = " ".join(rest)
+        if (
+            rest
+            and rest[0][:1].isalpha()
+            and valid_label(label)
+            and canonical_unit(label) is None
+            and _is_value(value)
+        ):
+            return label, value, words[0].start(), words[len(texts) - 1].end()
+    value = segment[words[0].start() : words[len(texts) - 1].end()]
+    parsed = parse_value(value)
+    if parsed.number is not None and parsed.unit in _COUNTED:
+        return parsed.unit, value, words[0].start(), words[len(texts) - 1].end()
     return None
 
 
@@ -151,15 +226,29 @@ def _find_label_values(
     text: str, offset: int
 ) -> list[tuple[str, str, tuple[int, int]]]:
     """Every "label value" item of a comma/"and"-separated list."""
-    found = []
+    found: list[tuple[str, str, tuple[int, int]]] = []
     pos = 0
     for piece in _SEGMENT_SPLIT_RE.split(text):
         start = text.find(piece, pos)
         pos = start + len(piece)
-        pair = _label_value(piece)
-        if pair:
-            found.append((pair[0], pair[1], (offset + start, offset + pos)))
+        pairs = _chain(piece)
+        if not pairs:
+            first = _value_first(piece)
+            pairs = [first] if first else []
+        found.extend(
+            (label, value, (offset + start + a, offset + start + b))
+            for label, value, a, b in pairs
+        )
     return found
+
+
+def _label_value(segment: str) -> tuple[str, str, int] | None:
+    """The first ("label", "value", offset) pair of a segment, if any."""
+    pairs = _chain(segment)
+    if pairs:
+        return pairs[0][0], pairs[0][1], pairs[0][2]
+    first = _value_first(segment)
+    return (first[0], first[1], first[2]) if first else None
 
 
 def _separators(clause: str) -> list[int]:
@@ -169,7 +258,7 @@ def _separators(clause: str) -> list[int]:
             continue
         before = clause[i - 1] if i else ""
         after = clause[i + 1] if i + 1 < len(clause) else ""
-        if before.isdigit() and after.isdigit():
+        if ch == ":" and before.isdigit() and after.isdigit():
             continue  # a clock time, 7:45
         if clause[i + 1 : i + 3] == "//" or after in "=:" or before in "=<>!":
             continue
@@ -277,8 +366,48 @@ def _key_value_pairs(
         yield key, value, (offset + key_starts[idx], offset + value_end)
 
 
+_VALUE_KEYS = ("value", "val", "amount", "qty", "quantity", "reading")
+_UNIT_KEYS = ("unit", "units", "uom", "currency")
+_NAME_KEYS = ("name", "metric", "type", "field", "key", "label", "test")
+
+
+def _get(obj: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, Any] | None:
+    for k, v in obj.items():
+        if isinstance(k, str) and k.lower() in keys:
+            return k, v
+    return None
+
+
+def _quantity_object(obj: dict[str, Any]) -> tuple[str | None, str] | None:
+    """A {"value": 81.4, "unit": "kg"} object (with a "name" for its label)."""
+    value, unit = _get(obj, _VALUE_KEYS), _get(obj, _UNIT_KEYS)
+    if value is None or isinstance(value[1], (dict, list, bool)) or value[1] is None:
+        return None
+    name = _get(obj, _NAME_KEYS)
+    used = {value[0]} | ({unit[0]} if unit else set()) | ({name[0]} if name else set())
+    if set(obj) - used or (unit is None and name is None):
+        return None
+    text = (
+        f"{value[1]} {unit[1]}" if unit and isinstance(unit[1], str) else str(value[1])
+    )
+    label = name[1] if name and isinstance(name[1], str) else None
+    return label, text
+
+
 def _flatten(obj: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    quantity = _quantity_object(obj)
+    if quantity is not None and (quantity[0] or prefix):
+        yield (quantity[0] or prefix), quantity[1]
+        return
+    currency = _get(obj, ("currency",))
+    code = currency[1] if currency and isinstance(currency[1], str) else None
     for key, value in obj.items():
+        if code and isinstance(value, (int, float)) and not isinstance(value, bool):
+            if re.search(
+                r"amount|total|price|cost|paid|spent|fare|tip", str(key), re.I
+            ):
+                yield f"{prefix} {key}".strip(), f"{value} {code}"
+                continue
         name = f"{prefix} {key}".strip()
         if isinstance(value, dict):
             yield from _flatten(value, name)
@@ -378,6 +507,43 @@ def _tables(
         i = j
 
 
+_DELIMITERS = (",", ";", "\t")
+
+
+def _delimited(
+    lines: list[str],
+) -> Iterator[tuple[int, int, list[list[tuple[str, str]]]]]:
+    """CSV/TSV exports: a header of labels over rows, each row one record."""
+    i = 0
+    while i < len(lines) - 1:
+        found = None
+        for delim in _DELIMITERS:
+            width = lines[i].count(delim)
+            if width < 1:
+                continue
+            j = i + 1
+            while (
+                j < len(lines) and lines[j].count(delim) == width and lines[j].strip()
+            ):
+                j += 1
+            header = [c.strip().strip('"') for c in lines[i].split(delim)]
+            if j - i >= 2 and all(
+                c and valid_label(c) and not _is_value(c) for c in header
+            ):
+                rows = [
+                    [c.strip().strip('"') for c in ln.split(delim)]
+                    for ln in lines[i + 1 : j]
+                ]
+                if any(_is_value(c) for r in rows for c in r):
+                    found = (j, [list(zip(header, r, strict=True)) for r in rows])
+                    break
+        if found:
+            yield i, found[0], found[1]
+            i = found[0]
+        else:
+            i += 1
+
+
 def _items(text: str) -> list[tuple[int, str]]:
     """The text cut into items, each with its offset.
 
@@ -391,7 +557,10 @@ def _items(text: str) -> list[tuple[int, str]]:
     ]
     expected = None
     for m in _NUMBERED_RE.finditer(text):
-        n = int(m.group(1))
+        marker = m.group("n")
+        n = int(marker) if marker.isdigit() else ord(marker.lower()) - ord("a") + 1
+        if not marker.isdigit() and ")" not in m.group():
+            continue  # only "a) ... b) ..." for letters
         at_line_start = m.start() == 0 or text[: m.start()].rstrip(" \t").endswith("\n")
         if n == expected or (n == 1 and (at_line_start or expected is None)):
             cuts.append((m.start(), m.end()))
@@ -405,7 +574,47 @@ def _items(text: str) -> list[tuple[int, str]]:
         items.append((pos, text[pos:start]))
         pos = end
     items.append((pos, text[pos:]))
-    return items
+    return _pair_items(items)
+
+
+def _pair_items(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Join a bare label item to the bare value item after it.
+
+    "Cooldown — 10 minutes", "Weight • 72.4 kg" and labels stacked over their
+    values on separate lines are one item each: label, then value.
+    """
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(items):
+        offset, item = items[i]
+        label = item.strip().rstrip(":")
+        if (
+            i + 1 < len(items)
+            and label
+            and not any(_VALUE_START_RE.match(w) for w in label.split())
+        ):
+            nxt_offset, nxt = items[i + 1]
+            value = nxt.strip()
+            if (
+                valid_label(label)
+                and not _separators(item)
+                and _VALUE_START_RE.match(value)
+                and _is_value(value)
+            ):
+                lead = len(nxt) - len(nxt.lstrip())
+                gap = nxt_offset + lead - (offset + len(item))
+                joined = item + " " * max(gap, 1) + value
+                out.append(
+                    (
+                        offset,
+                        joined.replace(label, label + ":", 1) if gap >= 1 else joined,
+                    )
+                )
+                i += 2
+                continue
+        out.append((offset, item))
+        i += 1
+    return out
 
 
 class RuleExtractor(SyncExtractorMixin):
@@ -475,7 +684,14 @@ class RuleExtractor(SyncExtractorMixin):
         line_starts = [0]
         for ln in lines[:-1]:
             line_starts.append(line_starts[-1] + len(ln) + 1)
-        for first, last, table_records in _tables(lines):
+        blocks = list(_tables(lines))
+        taken = {n for first, last, _ in blocks for n in range(first, last)}
+        blocks += [
+            b
+            for b in _delimited(lines)
+            if not any(n in taken for n in range(b[0], b[1]))
+        ]
+        for first, last, table_records in blocks:
             span = (line_starts[first], line_starts[last - 1] + len(lines[last - 1]))
             for row in table_records:
                 rec_no = record if len(table_records) > 1 else 0
@@ -499,6 +715,12 @@ class RuleExtractor(SyncExtractorMixin):
         seen: set[tuple[int, str]] = set()
         out = []
         for rec_no, key, value, span in pairs:
+            if isinstance(value, str):
+                value = value.strip()
+                if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                    value = value[1:-1]
+                if value.lower() in _MISSING:
+                    continue
             obs = make_observation(
                 str(key), value, Provenance(round_id, source, image_id, span, rec_no)
             )

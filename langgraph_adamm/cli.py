@@ -91,6 +91,14 @@ def print_tables(memory: Memory) -> None:
             unit = f" [{c['unit']}]" if c["unit"] else ""
             samples = f"  e.g. {', '.join(c['samples'])}" if c["samples"] else ""
             print(f"  - {c['name']}: {c['type']}{unit}{samples}")
+            bad = c.get("uncast")
+            if bad:
+                rounds = ", ".join(bad["round_ids"][:5])
+                more = " ..." if len(bad["round_ids"]) > 5 else ""
+                print(
+                    f"      {bad['count']} value(s) did not fit and are NULL "
+                    f"(rounds {rounds}{more}): {bad['reasons'][0]}"
+                )
 
 
 def _tables(args: argparse.Namespace) -> int:

@@ -461,8 +461,14 @@ class Memory:
         return await asyncio.to_thread(self.rank, args)
 
     def describe_tables(self) -> list[dict[str, Any]]:
-        """Tables with columns, types, units and row counts (for people and prompts)."""
+        """Tables with columns, types, units and row counts (for people and prompts).
+
+        A column with values that did not fit its type or unit carries
+        ``uncast``: their count, the round ids and the reasons; those cells are
+        NULL in the table and the raw values stay in the observations.
+        """
         out = []
+        uncast = self.analytic.cast_problems()
         for t in self.analytic.tables:
             out.append(
                 {
@@ -476,6 +482,11 @@ class Memory:
                             "type": c.sql_type,
                             "unit": c.unit,
                             "samples": list(c.samples),
+                            **(
+                                {"uncast": uncast[(t.schema_id, c.name)]}
+                                if (t.schema_id, c.name) in uncast
+                                else {}
+                            ),
                         }
                         for c in t.all_columns
                     ],

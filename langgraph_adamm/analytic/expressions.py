@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph_adamm.analytic.units import dimension, multiply_dimensions
 from langgraph_adamm.errors import ToolInputError
 
 MAX_EXPRESSION_LENGTH = 300
@@ -172,3 +173,64 @@ def compile_expression(
     if node.op == "/":
         return f"(CAST({left} AS DOUBLE) / NULLIF({right}, 0))"
     return f"({left} {node.op} {right})"
+
+
+def expression_unit(node: Expr, units: dict[str, str | None]) -> str | None:
+    """The unit of an expression whose columns have the given units.
+
+    The columns are assumed already converted so that columns of one dimension
+    share a unit (see :func:`common_units`). ``+``/``-`` need one dimension:
+    adding a mass to a duration is an error a model can fix. A quotient of one
+    dimension is dimensionless (``deep_sleep / total_sleep``); other products
+    and quotients make a compound unit (``distance / duration`` is km/min).
+
+    Raises:
+        ToolInputError: for arithmetic that mixes dimensions in a sum.
+    """
+    unit, _ = _unit(node, units)
+    return unit
+
+
+def _unit(node: Expr, units: dict[str, str | None]) -> tuple[str | None, bool]:
+    """(unit, whether the node is a bare number)."""
+    if isinstance(node, Num):
+        return None, True
+    if isinstance(node, Col):
+        return units.get(node.name), False
+    if isinstance(node, Neg):
+        return _unit(node.operand, units)
+    (left, left_num), (right, right_num) = (
+        _unit(node.left, units),
+        _unit(node.right, units),
+    )
+    if left_num and right_num:
+        return None, True
+    if node.op in "+-":
+        if left and right and left != right:
+            raise ToolInputError(
+                f"Cannot {'add' if node.op == '+' else 'subtract'} {right} "
+                f"{'to' if node.op == '+' else 'from'} {left}: the columns measure "
+                "different things."
+            )
+        return left or right, False
+    unit, _ok = multiply_dimensions(left, right, node.op)
+    return unit, False
+
+
+def common_units(units: dict[str, str | None]) -> dict[str, str | None]:
+    """For each column, the unit it is converted to before arithmetic.
+
+    Columns of one dimension meet in the unit of the first of them, so that
+    ``deep_sleep / total_sleep`` divides hours by hours whatever each column
+    stores.
+    """
+    first: dict[str, str] = {}
+    out: dict[str, str | None] = {}
+    for name, unit in units.items():
+        if unit is None:
+            out[name] = None
+            continue
+        dim = str(dimension(unit))
+        first.setdefault(dim, unit)
+        out[name] = first[dim]
+    return out

@@ -9,9 +9,12 @@ row of schema S - "matches" S - when all of these hold:
 1. it carries at least ``match_fraction`` of S's attributes, or of one of S's
    components (the patterns S grew from or absorbed by a merge, so that growing
    never strands a row);
-2. it carries one of S's distinctive attributes, those no other schema has,
-   when S has any (a meditation {duration, mood} shares ``duration`` with runs
-   {distance, duration} but carries no ``distance``, so it is no run);
+2. it carries one of S's defining attributes when S has any: those no other
+   schema has and that occur mostly inside S (support(S) / support({a}) at
+   least the all-confidence threshold θ_a). A meditation {duration, mood}
+   shares ``duration`` with runs {distance, duration}, but most durations are
+   not runs' and it carries no ``distance``, so it is no run - whether or not
+   meditations have a table of their own;
 3. no other schema explains it strictly better: no S' it also satisfies (1)
    for whose attributes it carries a strict superset of those it carries of S.
 
@@ -90,18 +93,41 @@ def is_row(attrs: frozenset[str], member: Membership, fraction: float) -> bool:
     return True
 
 
+def defining_attributes(
+    attributes: Pattern, counts: PatternCounts, fraction: float
+) -> Pattern:
+    """The attributes that mostly occur inside the schema.
+
+    ``a`` is defining when support(S) / support({a}) >= ``fraction`` (the
+    all-confidence threshold, which every attribute of a schema meets when it is
+    discovered). An attribute that other record kinds carry too - ``duration`` in
+    runs and in meditations - falls below it as those records arrive.
+    """
+    whole = counts.support(attributes)
+    return frozenset(
+        a
+        for a in attributes
+        if counts.items[a] and whole / counts.items[a] >= fraction - 1e-12
+    )
+
+
 def membership(
     schemas: dict[int, tuple[Pattern, tuple[Pattern, ...]]],
+    counts: PatternCounts,
+    fraction: float,
 ) -> dict[int, Membership]:
-    """The membership rule of every schema, given all of them."""
+    """The membership rule of every schema, given all of them and the counts."""
     out: dict[int, Membership] = {}
     for sid, (attrs, comps) in schemas.items():
         others = [(a, c) for s, (a, c) in schemas.items() if s != sid]
         shared = frozenset().union(*(a for a, _ in others)) if others else frozenset()
+        defining = defining_attributes(attrs, counts, fraction) - shared
+        if not defining:
+            defining = attrs - shared
         out[sid] = Membership(
             attrs,
             tuple(sorted(comps, key=sorted)),
-            attrs - shared,
+            defining,
             tuple(
                 sorted(
                     ((a, c) for a, c in others if a & attrs), key=lambda x: sorted(x[0])
@@ -190,7 +216,7 @@ class MaterializerMixin:
             sid: (t.attributes, self._components.get(sid, ()))
             for sid, t in self._tables.items()
         }
-        return membership(patterns)
+        return membership(patterns, self.counts, self.config.all_confidence_threshold)
 
     @staticmethod
     def _column_stats(

@@ -18,8 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langgraph_adamm.analytic.expressions import (
     Col,
+    common_units,
     compile_expression,
     expression_columns,
+    expression_unit,
     parse_expression,
 )
 from langgraph_adamm.analytic.predicates import (
@@ -35,6 +37,7 @@ from langgraph_adamm.analytic.tables import (
     Column,
     TableSchema,
 )
+from langgraph_adamm.analytic.units import convert_units
 from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.storage.database import quote_ident
 
@@ -45,9 +48,12 @@ MAX_RESULT_BUDGET = 1000
 VALUE_KEY = "_value"
 """Key of an expression's value in returned rows (no column name starts with _)."""
 _ASC = 'ORDER BY "time" ASC NULLS LAST, "order" ASC'
-_DESC = 'ORDER BY "time" DESC NULLS FIRST, "order" DESC'
-"""History order: by time, rows without a time after all timed rows, then by
-order; ``_DESC`` is its exact reverse, so first and latest agree with Filter."""
+_DESC = 'ORDER BY "time" DESC NULLS LAST, "order" DESC'
+"""Time order. Dated rows follow their time; rows without a time come after
+every dated row in both directions, so that ``first``, ``latest`` and
+``change`` read dated rows whenever there are any (an undated session never
+becomes the latest reading), and among undated rows history order decides.
+Ties in time go by history order."""
 
 
 class LookupArgs(BaseModel):
@@ -143,6 +149,8 @@ class _Target:
     sql_type: str
     column: Column | None
     """The column when the expression is one plain column, else None."""
+    unit: str | None = None
+    """The unit of the expression's values (None: a count or dimensionless)."""
 
 
 class _Query:
@@ -183,12 +191,24 @@ class _Query:
         params: list[Any] = []
         if plain:
             sql = compile_expression(tree, lambda n: quote_ident(cols[n].name), params)
-        else:  # arithmetic in DOUBLE: integer products must not overflow
-            sql = compile_expression(
-                tree, lambda n: f"CAST({quote_ident(cols[n].name)} AS DOUBLE)", params
-            )
-        column = next(iter(cols.values())) if plain else None
-        return _Target(sql, params, column.sql_type if column else "DOUBLE", column)
+            column = next(iter(cols.values()))
+            return _Target(sql, params, column.sql_type, column, column.unit)
+        # Arithmetic in DOUBLE (integer products must not overflow), with the
+        # columns of one dimension converted to one unit first.
+        stored = {n: c.unit for n, c in cols.items()}
+        target_units = common_units(stored)
+        unit = expression_unit(tree, target_units)
+
+        def column_sql(n: str) -> str:
+            factor = convert_units(1.0, stored[n], target_units[n])
+            cast = f"CAST({quote_ident(cols[n].name)} AS DOUBLE)"
+            if factor == 1.0:
+                return cast
+            params.append(factor)  # bound, in the order the SQL reads it
+            return f"({cast} * CAST(? AS DOUBLE))"
+
+        sql = compile_expression(tree, column_sql, params)
+        return _Target(sql, params, "DOUBLE", None, unit)
 
     def where_sql(self, extra: Sequence[str] = ()) -> str:
         clauses = self.where + list(extra)
@@ -314,7 +334,7 @@ def compute(
     expr, ep, sql_type = target.sql, target.params, target.sql_type
     if op in ("min", "max") and sql_type == "BOOLEAN":
         raise ToolInputError(f"{op} needs a number, timestamp or text expression.")
-    unit = target.column.unit if target.column else None
+    unit = target.unit
     where = q.where_sql([f"{expr} IS NOT NULL"])
     params = q.params + ep
     value_sql = None if target.column else expr

@@ -301,6 +301,22 @@ class AnalyticMemory(MaterializerMixin):
             self.db, self.user_id, "status IN (SELECT unnest(?::VARCHAR[]))", [statuses]
         )
 
+    def cast_problems(self) -> dict[tuple[int, str], dict[str, Any]]:
+        """Values that did not fit their column, per (schema id, column)."""
+        out: dict[tuple[int, str], dict[str, Any]] = {}
+        for sid, column, n, rounds, reasons in self.db.fetchall(
+            "SELECT schema_id, column_name, count(*), "
+            "list(round_id ORDER BY round_id), list(DISTINCT reason) "
+            "FROM adamm_cast_problems WHERE user_id = ? GROUP BY ALL",
+            [self.user_id],
+        ):
+            out[(int(sid), column)] = {
+                "count": int(n),
+                "round_ids": list(rounds),
+                "reasons": sorted(reasons)[:3],
+            }
+        return out
+
     def round_status(self) -> dict[str, int]:
         """Number of stored rounds per status."""
         return {

@@ -36,7 +36,7 @@ _STOPWORDS = frozenset(
     is are am be been had have has did do does got get slept went said told think
     thanks thank please here there this that these those what which who how why
     when can could would should will let lets just so but if because also maybe
-    hi hello hey ok okay sure well the a an""".split()
+    hi hello hey ok okay sure well the""".split()
 )
 _DATE_WORDS = frozenset(
     """jan january feb february mar march apr april may jun june jul july aug
@@ -102,7 +102,7 @@ def _is_value(text: str) -> bool:
 
 
 _EDGE_WORDS = frozenset(
-    """of for in on at to with from by about around after before than like only
+    """a an of for in on at to with from by about around after before than like only
     showing shows reads says said during per over under just nearly almost
     approx approximately roughly""".split()
 )
@@ -562,7 +562,12 @@ def _items(text: str) -> list[tuple[int, str]]:
         if not marker.isdigit() and ")" not in m.group():
             continue  # only "a) ... b) ..." for letters
         at_line_start = m.start() == 0 or text[: m.start()].rstrip(" \t").endswith("\n")
-        if n == expected or (n == 1 and (at_line_start or expected is None)):
+        if (
+            n == expected
+            or at_line_start
+            or n == 1
+            or (expected is None and m.start() == 0)
+        ):
             cuts.append((m.start(), m.end()))
             expected = n + 1
     cuts.sort()

@@ -4,7 +4,7 @@ Eight kinds of recurring record (sleep, steps, weight, expense, glucose, run,
 meditation, game) are logged over ``days`` daily sessions, each record rendered
 in a form drawn at random: dashboards with headings glued to the first label,
 list markers, ``key=value`` runs, JSON objects and arrays, markdown pipe tables,
-receipts, chat shorthand ("slept 7h 05m, deep 1h12"), parenthesised
+receipts, chat shorthand ("total sleep 7h 05m, deep sleep 1h12 😴"), parenthesised
 annotations, tracker exports (CSV/TSV), as user text, image captions, image OCR
 text or an assistant's read-back. Numbers come in the history's locale (USD, or
 EUR with decimal commas and ``.``/space thousands separators), durations in
@@ -1010,7 +1010,7 @@ def _render(
         style = rng.choice(["ocr", "line", "caption"])
         la, lc, lm = labels["amount"], labels["category"], labels["merchant"]
         if style == "ocr":
-            ocr = f"{merchant.text}\n{lc}: {category.text}\n{la}: {amount.text}"
+            ocr = f"{lm}: {merchant.text}\n{lc}: {category.text}\n{la}: {amount.text}"
             image = {"caption": "Photo of a receipt", "ocr": ocr}
             return (
                 {"user": rng.choice(INTROS[kind]), "images": [image]},
@@ -1019,7 +1019,7 @@ def _render(
             )
         if style == "caption":
             cap = (
-                f"Photo of a receipt from {merchant.text}. "
+                f"Photo of a receipt. {lm}: {merchant.text}. "
                 f"{lc}: {category.text}. {la}: {amount.text}"
             )
             return (
@@ -1093,12 +1093,19 @@ def _no_commas(f: _Field) -> _Field:
 
 
 def _chat(kind: str, f: dict[str, _Field], rng: random.Random) -> str:
+    """Chat shorthand that still names each field (lower case, emoji, "+").
+
+    Prose whose labels are verbs or implied ("slept 6h", "scale says 80 kg",
+    "spent $4 at Cafe Luna") needs a language model to read; the phrasing
+    corpus covers it (tests/data/phrasings/chat_shorthand.jsonl), this mode
+    does not, so that its checks measure the offline extractor's exactness.
+    """
     t = {a: x.text for a, x in f.items()}
     if kind == "sleep":
         return rng.choice(
             [
-                f"slept {t['total_sleep']}, deep {t['deep_sleep']}, sleep score "
-                f"{t['sleep_score']}",
+                f"total sleep {t['total_sleep']}, deep sleep {t['deep_sleep']}, sleep "
+                f"score {t['sleep_score']}",
                 f"{t['total_sleep']} total sleep last night, {t['deep_sleep']} deep "
                 f"sleep, sleep score {t['sleep_score']}",
                 f"sleep score {t['sleep_score']} 😴 total sleep {t['total_sleep']}, "
@@ -1117,15 +1124,17 @@ def _chat(kind: str, f: dict[str, _Field], rng: random.Random) -> str:
     if kind == "weight":
         return rng.choice(
             [
-                f"weighed in at {t['weight']} this morning, body fat {t['body_fat']}",
-                f"scale says {t['weight']}, body fat {t['body_fat']}",
+                f"weight {t['weight']} this morning, body fat {t['body_fat']}",
+                f"morning weigh-in 🙂 weight {t['weight']}, body fat {t['body_fat']}",
             ]
         )
     if kind == "expense":
         return rng.choice(
             [
-                f"spent {t['amount']} at {t['merchant']} on {t['category']}",
-                f"paid {t['amount']} at {t['merchant']}, category {t['category']}",
+                f"merchant: {t['merchant']}, amount {t['amount']}, category: "
+                f"{t['category']} 💸",
+                f"amount: {t['amount']} - merchant: {t['merchant']} - category: "
+                f"{t['category']}",
             ]
         )
     if kind == "glucose":
@@ -1140,23 +1149,25 @@ def _chat(kind: str, f: dict[str, _Field], rng: random.Random) -> str:
     if kind == "run":
         return rng.choice(
             [
-                f"ran {t['distance']} in {t['duration']}, avg HR {t['avg_hr']}",
-                f"{t['distance']} run done 🏃 {t['duration']}, avg hr {t['avg_hr']}",
+                f"run done 🏃 distance {t['distance']}, duration {t['duration']}, "
+                f"avg HR {t['avg_hr']}",
+                f"distance {t['distance']} + duration {t['duration']}, avg hr "
+                f"{t['avg_hr']}",
             ]
         )
     if kind == "meditation":
         return rng.choice(
             [
-                f"meditated {t['duration']}, mood: {t['mood']}",
-                f"{t['duration']} of meditation, mood {t['mood']}",
+                f"meditation done, duration {t['duration']}, mood: {t['mood']}",
+                f"🧘 duration {t['duration']}, mood: {t['mood']}",
             ]
         )
     if kind == "game":
-        result = "won" if f["won"].value else "lost"
+        result = "yes" if f["won"].value else "no"
         return rng.choice(
             [
-                f"{t['game']} tonight: score {t['score']}, {result}",
-                f"played {t['game']}, {result} with a score of {t['score']}",
+                f"game {t['game']} tonight: score {t['score']}, won: {result}",
+                f"played game: {t['game']}, score {t['score']}, won {result}",
             ]
         )
     raise ValueError(kind)

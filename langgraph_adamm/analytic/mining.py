@@ -105,10 +105,40 @@ class SchemaChange:
     grown schema that now covers this one."""
 
 
-def _qualifies(counts: PatternCounts, pattern: Pattern, config: AdaMMConfig) -> bool:
+def explained_all_confidence(
+    counts: PatternCounts, pattern: Pattern, schemas: Iterable[Pattern] = ()
+) -> float:
+    """All-confidence with each attribute counted where no other schema explains it.
+
+    An attribute that a schema outside the pattern already holds (``duration``
+    in runs, when the pattern is meditations' {duration, mood}) counts only its
+    occurrences beyond that schema's support. Without schemas this is plain
+    all-confidence. An attribute present nearly everywhere (a device, a place)
+    stays frequent outside every schema and still fails the test; two record
+    kinds that share one attribute both become schemas.
+    """
+    pat = frozenset(pattern)
+    sup = counts.support(pat)
+    others = [s for s in schemas if not s <= pat]
+    top = 0
+    for a in pat:
+        explained = max((counts.support(s) for s in others if a in s), default=0)
+        top = max(top, counts.items[a] - explained)
+    if top <= 0:
+        return 1.0 if sup else 0.0
+    return min(1.0, sup / top)
+
+
+def _qualifies(
+    counts: PatternCounts,
+    pattern: Pattern,
+    config: AdaMMConfig,
+    schemas: Iterable[Pattern] = (),
+) -> bool:
     return (
         counts.support(pattern) >= config.support_threshold
-        and counts.all_confidence(pattern) >= config.all_confidence_threshold
+        and explained_all_confidence(counts, pattern, schemas)
+        >= config.all_confidence_threshold
     )
 
 
@@ -131,7 +161,10 @@ def _maximal_cliques(nodes: set[str], edges: dict[str, set[str]]) -> list[Patter
 
 
 def maximal_qualifying_subsets(
-    counts: PatternCounts, clique: Pattern, config: AdaMMConfig
+    counts: PatternCounts,
+    clique: Pattern,
+    config: AdaMMConfig,
+    schemas: Iterable[Pattern] = (),
 ) -> list[Pattern]:
     """The inclusion-maximal subsets of ``clique`` that pass θ_s and θ_a.
 
@@ -140,7 +173,8 @@ def maximal_qualifying_subsets(
     ``config.max_subset_search`` evaluations, then continues greedily by dropping
     the attribute with the highest support (the one that lowers all-confidence).
     """
-    if _qualifies(counts, clique, config):
+    schemas = list(schemas)
+    if _qualifies(counts, clique, config, schemas):
         return [clique]
     found: list[Pattern] = []
     level = [clique]
@@ -155,14 +189,14 @@ def maximal_qualifying_subsets(
                     continue
                 seen.add(child)
                 evaluations += 1
-                if _qualifies(counts, child, config):
+                if _qualifies(counts, child, config, schemas):
                     found.append(child)
                 else:
                     nxt.append(child)
         level = nxt
     if level:  # budget exhausted: finish greedily
         current = clique
-        while current and not _qualifies(counts, current, config):
+        while current and not _qualifies(counts, current, config, schemas):
             current = current - {max(current, key=lambda a: (counts.items[a], a))}
         if current and not any(current <= f for f in found):
             found.append(current)
@@ -214,7 +248,8 @@ def induce_schemas(
                 sup >= theta_s
                 and extension_confidence(sup, base_support)
                 >= config.extension_confidence_threshold
-                and counts.all_confidence(candidate) >= config.all_confidence_threshold
+                and explained_all_confidence(counts, candidate, schemas)
+                >= config.all_confidence_threshold
             ):
                 grown = candidate
         if grown != schema:
@@ -240,7 +275,7 @@ def induce_schemas(
         sup = counts.pairs[(a, b)]
         if (
             sup >= theta_s
-            and all_confidence(sup, (counts.items[a], counts.items[b]))
+            and explained_all_confidence(counts, frozenset((a, b)), schemas)
             >= config.all_confidence_threshold
         ):
             edges[a].add(b)
@@ -248,11 +283,11 @@ def induce_schemas(
 
     candidates: set[Pattern] = set()
     for clique in _maximal_cliques(set(frequent), edges):
-        for pattern in maximal_qualifying_subsets(counts, clique, config):
+        for pattern in maximal_qualifying_subsets(counts, clique, config, schemas):
             contained = [s for s in schemas if s <= pattern]
             if contained:
                 rest = pattern - frozenset().union(*contained)
-                if rest and _qualifies(counts, rest, config):
+                if rest and _qualifies(counts, rest, config, schemas):
                     pattern = rest
                 else:
                     continue

@@ -167,11 +167,12 @@ class ColumnStats:
     def add(self, obs: Observation) -> None:
         """Count one observed value."""
         v = obs.value
-        self.kinds[v.kind] += 1
+        hms = v.kind == "clock" and v.text.count(":") == 2
+        self.kinds["number" if hms else v.kind] += 1
         if v.number is None:
             return
-        if v.kind == "clock" and v.text.count(":") == 2:
-            self.units.setdefault("min", _Stats()).add(v.number)  # h:mm:ss
+        if hms:  # h:mm:ss is a duration whatever the column
+            self.units.setdefault("min", _Stats()).add(v.number)
         elif v.kind == "clock":
             self.clocks.add(v.number)
         elif v.unit:
@@ -271,6 +272,7 @@ def decide_column(
             integer = False
     band: tuple[float, float] | None = None
     if stats.bare.n and everyday_units(dim):  # a bare number could be misread here
+        integer = False  # each bare number is read in the unit that fits it
         low = min(convert_units(st.low, u, unit) for u, st in in_dim.items())
         high = max(convert_units(st.high, u, unit) for u, st in in_dim.items())
         band = (
@@ -389,9 +391,9 @@ def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
             return None, f"not a number: {value.text[:40]!r}"
         unit = value.unit
         if value.kind != "clock" and unit is None and decision.unit is not None:
-            if decision.bare_unit is None:
+            unit = _bare_unit_for(number_read, decision)
+            if unit is None:
                 return None, f"no unit, and none fits: {value.text[:40]!r}"
-            unit = decision.bare_unit
         if not convertible(unit, decision.unit) or (
             decision.unit is None and unit is not None
         ):
@@ -417,6 +419,22 @@ def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
             return None, f"not a date: {value.text[:40]!r}"
         return value.timestamp, None
     return value.text, None
+
+
+def _bare_unit_for(number: float, decision: ColumnDecision) -> str | None:
+    """The unit a bare number is read in: the column's reading of bare numbers
+    when it lands in the plausible range, else the first everyday unit of the
+    dimension that does ("10k" in a km column is 10 km)."""
+    if decision.unit is None or decision.band is None:
+        return decision.bare_unit
+    low, high = decision.band
+    options = ([decision.bare_unit] if decision.bare_unit else []) + [
+        u for u in everyday_units(dimension(decision.unit)) if u != decision.bare_unit
+    ]
+    for unit in options:
+        if low <= convert_units(number, unit, decision.unit) <= high:
+            return unit
+    return decision.bare_unit  # outside the range: reported by the caller
 
 
 def cell_value(column: Column, obs: Observation) -> Any:

@@ -28,7 +28,11 @@ from langgraph_adamm.analytic.extraction.base import (
     SyncExtractorMixin,
     make_observation,
 )
-from langgraph_adamm.analytic.values import canonical_unit, parse_value
+from langgraph_adamm.analytic.values import (
+    canonical_unit,
+    normalize_attribute,
+    parse_value,
+)
 from langgraph_adamm.history import Round
 
 _STOPWORDS = frozenset(
@@ -36,7 +40,8 @@ _STOPWORDS = frozenset(
     is are am be been had have has did do does got get slept went said told think
     thanks thank please here there this that these those what which who how why
     when can could would should will let lets just so but if because also maybe
-    hi hello hey ok okay sure well the""".split()
+    hi hello hey ok okay sure well the showing shows reads says saying displays
+    displaying""".split()
 )
 _DATE_WORDS = frozenset(
     """jan january feb february mar march apr april may jun june jul july aug
@@ -55,13 +60,13 @@ _ABBREVIATIONS = "".join(
     f"(?<!{re.escape(a)})"
     for a in (
         "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec approx ca vs e.g i.e "
-        "no No Dr Mr Mrs Ms St est"
+        "no No Dr Mr Mrs Ms St est Avg avg Max max Min min Temp temp incl Incl"
     ).split()
 )
 # Where one item ends and the next begins. A spaced dash only between words
 # (never inside "60 - 65"); list markers only before a letter.
 _ITEM_SPLIT_RE = re.compile(
-    r"[;\n|•·▪◦●]|\t"
+    r"[;\n|•·▪◦●]|\t|[\U0001F000-\U0001FAFF\u2600-\u26FF\u2B00-\u2BFF]"
     r"|(?<=[A-Za-z%)])\s+[-–—]\s+(?=[A-Za-z])"
     r"|\s[–—]\s|(?<=\w)[–—](?=[A-Za-z])"
     r"|(?:^|(?<=\n))\s*[-*+]\s+(?=[A-Za-z])"
@@ -76,7 +81,7 @@ _NUMBERED_RE = re.compile(
 _SEGMENT_SPLIT_RE = re.compile(r",(?!\d)\s*|\s+and\s+|\s+&\s+|\s+\+\s+")
 _TABLE_SEP_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
 _VALUE_START_RE = re.compile(
-    r"^[-+−~≈]?[$€£¥]?\d|^[$€£¥]\s?\d?|^(?:USD|EUR|GBP|CHF|JPY)(?:\s?\d|$)|^[½¼¾]"
+    r"^[-+−~≈]?[$€£¥]?\d|^[$€£¥]\s?\d?|^(?:USD|EUR|GBP|CHF|JPY)(?:\s?\d|$)|^[½¼¾]|^PT\d"
 )
 
 Pair = tuple[int, str, Any, tuple[int, int]]
@@ -123,20 +128,31 @@ def _pick_label(words: list[str]) -> str | None:
         part = words[start:]
         if part[0].lower() in _EDGE_WORDS or part[-1].lower() in _EDGE_WORDS:
             continue
+        if any(_VALUE_START_RE.match(w) for w in part):
+            continue
         label = " ".join(part).strip(" -:")
         if label and valid_label(label):
             candidates.append((start, label))
     if not candidates:
         return None
-    for start, label in candidates:
-        if (
-            start > 0
-            and words[start][:1].isupper()
-            and words[start][1:2].islower()
-            and words[start - 1][:1].islower()
-        ):
+    for start, label in reversed(candidates):  # the closest boundary wins
+        if start == 0 or not words[start - 1][:1].islower():
+            continue
+        rest = words[start:]
+        title = words[start][:1].isupper() and words[start][1:2].islower()
+        shouting = all(w.isupper() and len(w) > 1 for w in rest) and (
+            len(rest) >= 2 or len(rest[0]) >= 3
+        )
+        if title or shouting:  # "... showing Total sleep", "... TOTAL SLEEP"
             return label
     return candidates[0][1]
+
+
+def _has_boundary(key: str, label: str) -> bool:
+    """Whether ``label`` starts at a lower-case to capital boundary of ``key``."""
+    words = key.split()
+    n = len(label.split())
+    return n < len(words) and words[-n - 1][:1].islower() and words[-n][:1].isupper()
 
 
 def _value_end(words: list[re.Match[str]], i: int, segment: str) -> int | None:
@@ -162,6 +178,8 @@ def _chain(segment: str) -> list[tuple[str, str, int, int]]:
     """
     words = list(re.finditer(r"\S+", segment))
     out: list[tuple[str, str, int, int]] = []
+    if words and _VALUE_START_RE.match(words[0].group()):
+        return out  # a value first: "1 h 13 min deep sleep" (see _value_first)
     label_from = 0
     i = 0
     while i < len(words):
@@ -316,7 +334,10 @@ def _key_value_pairs(
         elif comma != -1:
             key_starts.append(comma + 1)
             value_ends.append(comma)
-        elif n > 0 and not (comma_style and valid_label(clause[prev_end:sep].strip())):
+        elif n > 0 and not (
+            (comma_style or clause[seps[n - 1]] != clause[sep])
+            and valid_label(clause[prev_end:sep].strip())
+        ):
             # No comma before this key: in a clause whose other pairs are
             # comma-separated, the previous key was a heading ("Sleep numbers:
             # Resting HR: 56, ..."); otherwise the value runs up to this key.
@@ -331,17 +352,46 @@ def _key_value_pairs(
             key_starts.append(prev_end)
             value_ends.append(prev_end)
         prev_end = sep + 1
+    if (
+        seps
+        and clause[seps[0]] == "="
+        and seps[0]
+        and not clause[seps[0] - 1].isspace()
+        and not valid_label(clause[: seps[0]].strip())
+    ):
+        # key=value style: the key is the token before "=" ("Log this amount=17.51").
+        token = clause[: seps[0]].split()
+        if token:
+            key_starts[0] = clause.rfind(token[-1], 0, seps[0])
+    if key_starts and clause[: key_starts[0]].strip():
+        # Items before the first key ("meditation done, duration 30 min, mood: ok").
+        yield from _find_label_values(clause[: key_starts[0]], offset)
     for idx, sep in enumerate(seps):
         key = clause[key_starts[idx] : sep].strip()
         value_end = value_ends[idx + 1] if idx + 1 < len(seps) else len(clause)
         value = clause[sep + 1 : value_end].strip().rstrip(",.").strip()
+        boundary = _pick_label(key.split()) if len(key.split()) >= 3 else None
+        if boundary is not None and boundary != key and _has_boundary(key, boundary):
+            key_starts[idx] = clause.rfind(boundary.split()[0], key_starts[idx], sep)
+            key = boundary  # "sleep log TotalSleep" -> "TotalSleep"
+        if key and not valid_label(key) and "://" not in key:
+            # "Screenshot of the sleep screen showing TOTAL SLEEP: 7.0h"
+            picked = _pick_label(key.split())
+            if picked is not None:
+                key_starts[idx] = clause.rfind(picked.split()[0], key_starts[idx], sep)
+                key = picked
         if not key or not valid_label(key) or "://" in key:
             continue
         if not value or len(value) > _MAX_VALUE:
             continue
         if parse_value(value).kind == "text":
-            head = _SEGMENT_SPLIT_RE.split(value, maxsplit=1)
-            if len(head) == 2 and _is_value(head[0]):
+            head = re.split(r",(?!\d)\s*", value, maxsplit=1)
+            if (
+                len(head) == 2
+                and head[0].strip()
+                and not _find_label_values(head[0], 0)
+                and _find_label_values(head[1], 0)
+            ):
                 # "Total sleep: 7 h 20 min, deep 1:12": the key's value, then more.
                 yield (
                     key,
@@ -544,14 +594,19 @@ def _delimited(
             i += 1
 
 
-def _items(text: str) -> list[tuple[int, str]]:
-    """The text cut into items, each with its offset.
+Item = tuple[int, str, int]
+"""(offset, text, list item): the number of the numbered list item the text
+belongs to (0 outside numbered lists)."""
+
+
+def _items(text: str) -> list[Item]:
+    """The text cut into items, each with its offset and list item.
 
     Numbered list markers count only in sequence ("1) ... 2) ..."), so that a
     value followed by a sentence ("Opponents 3. Game: Catan") keeps its number.
     """
     cuts = [
-        (m.start(), m.end())
+        (m.start(), m.end(), False)
         for m in _ITEM_SPLIT_RE.finditer(text)
         if m.end() > m.start()
     ]
@@ -568,37 +623,40 @@ def _items(text: str) -> list[tuple[int, str]]:
             or n == 1
             or (expected is None and m.start() == 0)
         ):
-            cuts.append((m.start(), m.end()))
+            cuts.append((m.start(), m.end(), True))
             expected = n + 1
     cuts.sort()
-    items = []
+    items: list[Item] = []
     pos = 0
-    for start, end in cuts:
+    group = 0
+    for start, end, numbered in cuts:
         if start < pos:
             continue
-        items.append((pos, text[pos:start]))
+        items.append((pos, text[pos:start], group))
         pos = end
-    items.append((pos, text[pos:]))
+        if numbered:
+            group += 1
+    items.append((pos, text[pos:], group))
     return _pair_items(items)
 
 
-def _pair_items(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _pair_items(items: list[Item]) -> list[Item]:
     """Join a bare label item to the bare value item after it.
 
     "Cooldown — 10 minutes", "Weight • 72.4 kg" and labels stacked over their
     values on separate lines are one item each: label, then value.
     """
-    out: list[tuple[int, str]] = []
+    out: list[Item] = []
     i = 0
     while i < len(items):
-        offset, item = items[i]
+        offset, item, group = items[i]
         label = item.strip().rstrip(":")
         if (
             i + 1 < len(items)
             and label
             and not any(_VALUE_START_RE.match(w) for w in label.split())
         ):
-            nxt_offset, nxt = items[i + 1]
+            nxt_offset, nxt, _ = items[i + 1]
             value = nxt.strip()
             if (
                 valid_label(label)
@@ -613,13 +671,43 @@ def _pair_items(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
                     (
                         offset,
                         joined.replace(label, label + ":", 1) if gap >= 1 else joined,
+                        group,
                     )
                 )
                 i += 2
                 continue
-        out.append((offset, item))
+        out.append((offset, item, group))
         i += 1
     return out
+
+
+def _list_records(found: list[tuple[int, list[Pair]]], first: int) -> list[Pair]:
+    """Numbered list items that are records of one kind become records.
+
+    "1) Amount: $11.35, Merchant: Paper Lane\n2) Amount: $79.42, Merchant: ..."
+    lists two expenses: when two or more items each carry the same two or more
+    labels, each item is a record; otherwise the list is one record.
+    """
+    groups: dict[int, list[Pair]] = {}
+    for group, pairs in found:
+        groups.setdefault(group, []).extend(pairs)
+    keyed = {
+        g: frozenset(normalize_attribute(str(p[1]))[0] for p in ps)
+        for g, ps in groups.items()
+        if g > 0 and ps
+    }
+    shapes = [k for k in keyed.values() if len(k) >= 2]
+    if len(shapes) >= 2 and len(set(shapes)) == 1 and len(shapes) == len(keyed):
+        out: list[Pair] = []
+        number = first
+        for g in sorted(groups):
+            if g in keyed:
+                out.extend((number, k, v, s) for _, k, v, s in groups[g])
+                number += 1
+            else:
+                out.extend(groups[g])
+        return out
+    return [p for _, ps in found for p in ps]
 
 
 class RuleExtractor(SyncExtractorMixin):
@@ -704,17 +792,15 @@ class RuleExtractor(SyncExtractorMixin):
                 record += 1 if len(table_records) > 1 else 0
             mask(*span)
         rest = "".join(masked)
-        clauses = _items(rest)
-        for offset, clause in clauses:
+        found: list[tuple[int, list[Pair]]] = []
+        for offset, clause, group in _items(rest):
             if not clause.strip():
                 continue
             kv = list(_key_value_pairs(clause, offset))
-            if kv:
-                pairs.extend((0, k, v, s) for k, v, s in kv)
-            else:
-                pairs.extend(
-                    (0, k, v, s) for k, v, s in _find_label_values(clause, offset)
-                )
+            if not kv:
+                kv = _find_label_values(clause, offset)
+            found.append((group, [(0, k, v, s) for k, v, s in kv]))
+        pairs.extend(_list_records(found, record))
         if source == "ocr":
             pairs.extend((0, k, v, s) for k, v, s in _stacked_pairs(lines, line_starts))
         seen: set[tuple[int, str]] = set()

@@ -214,8 +214,8 @@ INTROS: dict[str, list[str]] = {
     "sleep": ["Morning! Sleep numbers:", "Logging last night.", "sleep log"],
     "steps": ["Activity for today.", "Steps log:", "end of day numbers"],
     "weight": ["Weigh-in this morning.", "Scale:", "Body stats"],
-    "expense": ["Track this please.", "New expense:", "Log this purchase"],
-    "glucose": ["Glucose this morning.", "CGM numbers:", "Logging my sugar"],
+    "expense": ["Track this please.", "New expense:", "Log this purchase:"],
+    "glucose": ["Glucose this morning.", "CGM numbers:", "Logging my sugar:"],
     "run": ["Just got back from a run!", "Run log:", "Done with my run."],
     "meditation": ["Meditation done.", "Logging my sit.", "Mindfulness:"],
     "game": ["Game night results!", "We played tonight.", "Logging our game."],
@@ -1166,8 +1166,8 @@ def _chat(kind: str, f: dict[str, _Field], rng: random.Random) -> str:
         result = "yes" if f["won"].value else "no"
         return rng.choice(
             [
-                f"game {t['game']} tonight: score {t['score']}, won: {result}",
-                f"played game: {t['game']}, score {t['score']}, won {result}",
+                f"game night 🎲 game: {t['game']}, score {t['score']}, won: {result}",
+                f"just played 🎲 game: {t['game']}, score {t['score']}, won {result}",
             ]
         )
     raise ValueError(kind)

@@ -160,7 +160,7 @@ class MaterializerMixin:
             'SELECT o.round_id, coalesce(o.record, 0), r."order", r.time, '
             "o.attribute, o.raw_attribute, o.value_text, o.value_kind, o.number, "
             "o.unit, o.boolean, o.ts, o.source, o.image_id, o.low, o.high, o.note, "
-            "o.scale FROM adamm_observations o JOIN adamm_rounds r "
+            "o.scale, o.alt FROM adamm_observations o JOIN adamm_rounds r "
             "USING (user_id, round_id) WHERE o.user_id = ? AND o.attribute IN "
             "(SELECT unnest(?::VARCHAR[])) "
             'ORDER BY r."order", 2',
@@ -188,12 +188,23 @@ class MaterializerMixin:
             high,
             note,
             scale,
+            alt,
         ) in rows:
             obs = Observation(
                 attr,
                 raw or attr,
                 ParsedValue(
-                    kind, text or "", num, unit, boolean, ts, low, high, note, scale
+                    kind,
+                    text or "",
+                    num,
+                    unit,
+                    boolean,
+                    ts,
+                    low,
+                    high,
+                    note,
+                    scale,
+                    alt,
                 ),
                 Provenance(rid, src, img, None, int(record)),
             )
@@ -268,6 +279,7 @@ class MaterializerMixin:
                     d.bare_unit,
                     d.band,
                     d.clock_reading,
+                    d.alt_reading,
                 )
             )
         described = self.describer.describe(
@@ -290,6 +302,7 @@ class MaterializerMixin:
                 c.bare_unit,
                 c.band,
                 c.clock_reading,
+                c.alt_reading,
             )
             for c in columns
         ]
@@ -339,8 +352,8 @@ class MaterializerMixin:
             self.db.execute(
                 "INSERT INTO adamm_columns (user_id, schema_id, position, column_name, "
                 "attribute, sql_type, unit, description, samples, bare_unit, "
-                "band_low, band_high, clock_reading) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "band_low, band_high, clock_reading, alt_reading) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     self.user_id,
                     schema_id,
@@ -355,6 +368,7 @@ class MaterializerMixin:
                     c.band[0] if c.band else None,
                     c.band[1] if c.band else None,
                     c.clock_reading,
+                    c.alt_reading,
                 ],
             )
         return table

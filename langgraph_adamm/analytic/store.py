@@ -57,6 +57,7 @@ _OBS_COLUMNS = (
     "high",
     "note",
     "scale",
+    "alt",
 )
 _OBS_TYPES = (
     "VARCHAR",
@@ -77,6 +78,7 @@ _OBS_TYPES = (
     "DOUBLE",
     "DOUBLE",
     "VARCHAR",
+    "DOUBLE",
     "DOUBLE",
 )
 
@@ -147,9 +149,10 @@ class AnalyticMemory(MaterializerMixin):
             band_low,
             band_high,
             clock_reading,
+            alt_reading,
         ) in self.db.fetchall(
             "SELECT schema_id, column_name, attribute, sql_type, unit, description, "
-            "samples, bare_unit, band_low, band_high, clock_reading FROM "
+            "samples, bare_unit, band_low, band_high, clock_reading, alt_reading FROM "
             "adamm_columns WHERE user_id = ? ORDER BY schema_id, position",
             [self.user_id],
         ):
@@ -165,6 +168,7 @@ class AnalyticMemory(MaterializerMixin):
                     bare_unit,
                     band,
                     clock_reading,
+                    alt_reading or "",
                 )
             )
         for sid, table, desc, attrs, created, version, comps in self.db.fetchall(
@@ -545,6 +549,7 @@ class AnalyticMemory(MaterializerMixin):
                     v.high,
                     v.note,
                     v.scale,
+                    v.alt,
                 )
             ):
                 cols[i].append(val)

@@ -42,12 +42,18 @@ class Column:
     bare_unit: str | None = None
     band: tuple[float, float] | None = None
     clock_reading: str | None = None
+    alt_reading: str = ""
 
     @property
     def decision(self) -> ColumnDecision:
         """How the column's values are typed and converted."""
         return ColumnDecision(
-            self.sql_type, self.unit, self.bare_unit, self.band, self.clock_reading
+            self.sql_type,
+            self.unit,
+            self.bare_unit,
+            self.band,
+            self.clock_reading,
+            self.alt_reading,
         )
 
 
@@ -163,6 +169,11 @@ class ColumnStats:
     units: dict[str, _Stats] = field(default_factory=dict)
     bare: _Stats = field(default_factory=_Stats)
     clocks: _Stats = field(default_factory=_Stats)
+    ambiguous: dict[tuple[str, str], tuple[_Stats, _Stats]] = field(
+        default_factory=dict
+    )
+    """Numbers with an ambiguous separator, per (unit or "" for bare, separator):
+    (as read, the other reading)."""
 
     def add(self, obs: Observation) -> None:
         """Count one observed value."""
@@ -173,6 +184,11 @@ class ColumnStats:
             return
         if hms:  # h:mm:ss is a duration whatever the column
             self.units.setdefault("min", _Stats()).add(v.number)
+        elif v.alt is not None:
+            key = (v.unit or "", ambiguous_separator(v.text))
+            read, other = self.ambiguous.setdefault(key, (_Stats(), _Stats()))
+            read.add(v.number)
+            other.add(v.alt)
         elif v.kind == "clock":
             self.clocks.add(v.number)
         elif v.unit:
@@ -195,6 +211,9 @@ class ColumnDecision:
     clock_reading: str | None = None
     """How ``A:BB`` readings are durations: ``"h:mm"`` or ``"m:ss"``; None when
     they are times of day."""
+    alt_reading: str = ""
+    """The separators that read the other way in this column: "." ("14.854" is
+    14854), "," ("12,345" is 12.345), both, or none."""
 
 
 def _dimension_of(unit: str) -> str:
@@ -219,6 +238,10 @@ def decide_column(
     total = sum(stats.kinds.values())
     if not total:
         return ColumnDecision("VARCHAR")
+    alt_reading = ""
+    if stats.ambiguous:
+        alt_reading = _alt_reading(stats)
+        stats = _resolved(stats, alt_reading)
     by_dim: Counter[str] = Counter()
     for unit, st in stats.units.items():
         by_dim[_dimension_of(unit)] += st.n
@@ -247,7 +270,9 @@ def decide_column(
         return ColumnDecision("VARCHAR")
     if not by_dim:
         integer = stats.bare.whole and not stats.bare.big
-        return ColumnDecision("BIGINT" if integer else "DOUBLE")
+        return ColumnDecision(
+            "BIGINT" if integer else "DOUBLE", alt_reading=alt_reading
+        )
     dim = min(by_dim, key=lambda d: (-by_dim[d], d))
     in_dim = {u: st for u, st in stats.units.items() if _dimension_of(u) == dim}
     if clock_duration and dim == time_dim:
@@ -256,7 +281,10 @@ def decide_column(
     written = min(in_dim, key=lambda u: (-in_dim[u].n, u))
     bare_unit: str | None = None
     if stats.bare.n:
-        bare_unit = _bare_reading(stats.bare, in_dim, written, dim)
+        if not everyday_units(dim) and len(in_dim) == 1:
+            bare_unit = written  # one unit, no other reading: "3,77" among EUR
+        else:
+            bare_unit = _bare_reading(stats.bare, in_dim, written, dim)
     # The column's unit: the most common reading, counting bare numbers too.
     counts = {u: st.n for u, st in in_dim.items()}
     if bare_unit is not None:
@@ -271,30 +299,95 @@ def decide_column(
         if not st.whole or st.big or not float(factor).is_integer():
             integer = False
     band: tuple[float, float] | None = None
-    if stats.bare.n and everyday_units(dim):  # a bare number could be misread here
-        integer = False  # each bare number is read in the unit that fits it
-        low = min(convert_units(st.low, u, unit) for u, st in in_dim.items())
-        high = max(convert_units(st.high, u, unit) for u, st in in_dim.items())
+    written_units = {u: st for u, st in stats.units.items() if u in in_dim}
+    misreadable = stats.bare.n or (clock_reading and dim == time_dim)
+    if misreadable and everyday_units(dim) and written_units:
+        # A bare number or clock reading could be misread here.
+        if stats.bare.n:
+            integer = False  # each bare number is read in the unit that fits it
+        low = min(convert_units(st.low, u, unit) for u, st in written_units.items())
+        high = max(convert_units(st.high, u, unit) for u, st in written_units.items())
         band = (
             round(low / _BAND if low > 0 else -math.inf, 9),
             round(high * _BAND if high > 0 else high / _BAND, 9),
         )
     return ColumnDecision(
-        "BIGINT" if integer else "DOUBLE", unit, bare_unit, band, clock_reading
+        "BIGINT" if integer else "DOUBLE",
+        unit,
+        bare_unit,
+        band,
+        clock_reading,
+        alt_reading,
     )
+
+
+def ambiguous_separator(text: str) -> str:
+    """The separator of an ambiguous number ("14.854" -> ".", "12,345" -> ",")."""
+    return "." if re.search(r"\d\.\d{3}(?!\d)", text) else ","
+
+
+def _alt_reading(stats: ColumnStats) -> str:
+    """The separators that read the other way ("14.854" as 14854): "", ".", ","
+    or ".,".
+
+    For each separator, the reading whose typical value is nearer that of the
+    column's unambiguous numbers of the same unit wins; with nothing to compare,
+    numbers read as written (a dot is a decimal point, a comma groups
+    thousands).
+    """
+    out = ""
+    for sep in ".,":
+        if _votes(stats, sep) > 0:
+            out += sep
+    return out
+
+
+def _votes(stats: ColumnStats, sep: str) -> float:
+    votes = 0.0
+    for (unit, s), (read, other) in stats.ambiguous.items():
+        if s != sep:
+            continue
+        plain = stats.units.get(unit) if unit else stats.bare
+        ref, a, b = (
+            plain.mean_log() if plain else None,
+            read.mean_log(),
+            other.mean_log(),
+        )
+        if ref is None or a is None or b is None:
+            continue
+        votes += read.n * (1 if abs(b - ref) < abs(a - ref) else -1)
+    return votes
+
+
+def _resolved(stats: ColumnStats, alt: str) -> ColumnStats:
+    """The statistics with ambiguous numbers read as decided."""
+    units = dict(stats.units)
+    bare = stats.bare
+    for (unit, sep), (read, other) in stats.ambiguous.items():
+        chosen = other if sep in alt else read
+        if unit:
+            units[unit] = _merge(units.get(unit), chosen)
+        else:
+            bare = _merge(bare, chosen)
+    return ColumnStats(stats.kinds, units, bare, stats.clocks, {})
 
 
 def _bare_reading(
     bare: _Stats, in_dim: dict[str, _Stats], unit: str, dim: str
 ) -> str | None:
-    """The unit that reads bare numbers closest to the values written with units.
+    """The unit bare numbers are read in.
 
-    Compared by geometric means, within a factor of 4; None when no unit fits.
+    When most values carry a unit, a bare number most likely omits the usual
+    one: the column's unit, if the bare numbers' typical value so read is within
+    a factor of 4 of the written values'. Otherwise (or when bare numbers are
+    most of the column) the unit that puts them closest, compared by geometric
+    means, within a factor of 4; None when no unit fits.
     """
     bare_log = bare.mean_log()
     positives = sum(st.positive for st in in_dim.values())
     if not positives or bare_log is None:
         return None
+    written = sum(st.n for st in in_dim.values())
     reference = (
         sum(
             st.sum_log + st.positive * math.log(convert_units(1.0, u, unit))
@@ -303,6 +396,8 @@ def _bare_reading(
         )
         / positives
     )
+    if written > bare.n and abs(bare_log - reference) <= _UNIT_MATCH:
+        return unit
     best: tuple[float, str] | None = None
     for cand in sorted(set(in_dim) | set(everyday_units(dim))):
         if not convertible(cand, unit):
@@ -382,11 +477,15 @@ def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
     sql_type = decision.sql_type
     if sql_type in NUMERIC_TYPES:
         number_read = value.number
+        if value.alt is not None and (
+            ambiguous_separator(value.text) in decision.alt_reading
+        ):
+            number_read = value.alt
         if value.kind == "clock" and value.text.count(":") == 1:
             if decision.clock_reading is None:
                 return None, f"a time of day, not a number: {value.text[:40]!r}"
-            if number_read is not None and decision.clock_reading == "m:ss":
-                number_read = number_read / 60
+            if number_read is not None:
+                number_read = _clock_minutes(number_read, decision)
         if number_read is None:
             return None, f"not a number: {value.text[:40]!r}"
         unit = value.unit
@@ -421,10 +520,28 @@ def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
     return value.text, None
 
 
+def _clock_minutes(hm_minutes: float, decision: ColumnDecision) -> float:
+    """A clock reading in minutes: the column's reading, or the other one when
+    only that lands in the range of the durations written with units."""
+    first, second = hm_minutes / 60, hm_minutes  # m:ss, h:mm
+    if decision.clock_reading == "h:mm":
+        first, second = second, first
+    if decision.band is not None and decision.unit is not None:
+        low, high = decision.band
+        as_first = convert_units(first, "min", decision.unit)
+        as_second = convert_units(second, "min", decision.unit)
+        if not low <= as_first <= high and low <= as_second <= high:
+            return second
+    return first
+
+
 def _bare_unit_for(number: float, decision: ColumnDecision) -> str | None:
-    """The unit a bare number is read in: the column's reading of bare numbers
-    when it lands in the plausible range, else the first everyday unit of the
-    dimension that does ("10k" in a km column is 10 km)."""
+    """The unit a bare number is read in.
+
+    The column's reading of bare numbers when it lands in the plausible range,
+    else the first everyday unit of the dimension that does ("10k" in a km
+    column is 10 km).
+    """
     if decision.unit is None or decision.band is None:
         return decision.bare_unit
     low, high = decision.band

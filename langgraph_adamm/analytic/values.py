@@ -106,7 +106,7 @@ _FRACTION_RE = re.compile(r"(\d+)?\s?([½¼¾])")
 _PAIR_RE = re.compile(
     r"^(?P<a>\d{2,3})\s*/\s*(?P<b>\d{2,3})\s*(?P<unit>mm\s?Hg|mmhg)?$", re.IGNORECASE
 )
-_NO_UNIT_WORDS = frozenset({"count", "counts", "times", "x", "total"})
+_NO_UNIT_WORDS = frozenset({"count", "counts", "times", "x"})
 _ANNOTATION_RE = re.compile(
     r"^(?P<value>.*?\S)\s*[\(\[](?P<note>[^\(\)\[\]]{1,80})[\)\]]$"
 )
@@ -165,6 +165,9 @@ class ParsedValue:
     """A trailing annotation in brackets ("6.8 h (woke up twice)")."""
     scale: float | None = None
     """For a score out of a maximum ("85/100"): the maximum."""
+    alt: float | None = None
+    """The other reading of an ambiguous separator: "14.854" is 14.854 or, with
+    a thousands dot, 14854; "12,345" is 12345 or 12.345. The column decides."""
 
 
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -335,7 +338,18 @@ def parse_number_text(text: str) -> ParsedValue | None:
         if not ok:
             return None
         number = _signed(number, match.group("sign"), match.group("sign2"))
-        return ParsedValue("integer" if whole else "number", text, number, unit)
+        alt = None
+        if not suffix and re.fullmatch(r"[1-9]\d{0,2}[.,]\d{3}", match.group("num")):
+            digits = match.group("num")
+            other = (
+                float(digits.replace(".", ""))
+                if "." in digits
+                else float(digits.replace(",", "."))
+            )
+            alt = _signed(other, match.group("sign"), match.group("sign2"))
+        return ParsedValue(
+            "integer" if whole else "number", text, number, unit, alt=alt
+        )
     match = _RANGE_RE.match(cleaned)
     if match:
         try:

@@ -79,7 +79,7 @@ def make_observation(
         value = replace(value, unit="min")  # "duration=54m" is minutes
     unit = value.unit or name_unit or unit_hint
     if unit != value.unit and value.number is not None:
-        value = ParsedValue(value.kind, value.text, value.number, unit)
+        value = replace(value, unit=unit)
     return Observation(name, raw_attribute.strip(), value, provenance)
 
 

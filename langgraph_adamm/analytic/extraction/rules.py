@@ -60,26 +60,46 @@ _ABBREVIATIONS = "".join(
     f"(?<!{re.escape(a)})"
     for a in (
         "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec approx ca vs e.g i.e "
-        "no No Dr Mr Mrs Ms St est Avg avg Max max Min min Temp temp incl Incl"
+        "Dr Mr Mrs Ms St est Avg avg Max max Temp temp incl Incl"
     ).split()
 )
 # Where one item ends and the next begins. A spaced dash only between words
 # (never inside "60 - 65"); list markers only before a letter.
 _ITEM_SPLIT_RE = re.compile(
-    r"[;\n|•·▪◦●]|\t|[\U0001F000-\U0001FAFF\u2600-\u26FF\u2B00-\u2BFF]"
-    r"|(?<=[A-Za-z%)])\s+[-–—]\s+(?=[A-Za-z])"
+    r"[;\n|•·▪◦●]|\t|[\U0001F000-\U0001FAFF\u2600-\u26FF\u2B00-\u2BFF](?![^(]*\))"
+    r"|(?<=\S)\s\*\s+(?=[A-Za-z])"
+    r"|(?<=[\w%)$€£¥])\s+[-–—]\s+(?=[A-Za-z])"
     r"|\s[–—]\s|(?<=\w)[–—](?=[A-Za-z])"
     r"|(?:^|(?<=\n))\s*[-*+]\s+(?=[A-Za-z])"
     r"|[!?](?=\s)"
     rf"|(?<=[^\d\s]){_ABBREVIATIONS}\.(?=\s)"
     r"|(?<=\d)\.(?=\s+[A-Z])"
 )
+_BULLET_RE = re.compile(r"[-*+•▪◦●]")
+_BRACKETS_RE = re.compile(r"\s*[\(\[][^\)\]]*[\)\]]\s*$")
+_QUESTION_RE = re.compile(
+    r"(?<=[A-Za-z])\?\s(?=(?:yes|no|true|false|y|n)\b|[✓✔✗✘]|\d)", re.IGNORECASE
+)
+_HEADING_WORD_RE = re.compile(
+    r"\b(?:summary|dashboard|report|log|stats|statistics|results|numbers|data|"
+    r"overview|update|snapshot|recap|details|metrics|today|receipt|entry)\b",
+    re.IGNORECASE,
+)
+"""A key that ends in one of these and is followed by another key with no value
+between them is a heading ("Sleep summary: Total Sleep: 5.5 h")."""
+_HEADING_PREFIX_RE = re.compile(
+    r"log|summary|dashboard|report|stats|overview|update|recap|snapshot|entry|"
+    r"numbers",
+    re.IGNORECASE,
+)
+"""A heading word inside a key ends the heading: "sleep log total_sleep"."""
 _NUMBERED_RE = re.compile(
     r"(?:^|(?<=\s))(?P<n>\d{1,2}|[a-hA-H])(?:[.)]\s*|\s+[-–]\s+)(?=[A-Za-z])"
 )
 # A comma followed by a digit is part of a number (12,345 or 6,8), not a break.
 _SEGMENT_SPLIT_RE = re.compile(r",(?!\d)\s*|\s+and\s+|\s+&\s+|\s+\+\s+")
 _TABLE_SEP_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
+_BOOLEAN_WORD_RE = re.compile(r"^(?:yes|no|true|false|[✓✔✗✘])[.,!]?$", re.IGNORECASE)
 _VALUE_START_RE = re.compile(
     r"^[-+−~≈]?[$€£¥]?\d|^[$€£¥]\s?\d?|^(?:USD|EUR|GBP|CHF|JPY)(?:\s?\d|$)|^[½¼¾]|^PT\d"
 )
@@ -93,7 +113,11 @@ def valid_label(label: str) -> bool:
     words = re.findall(r"[^\W\d_]+'?[^\W\d_]*", label.lower())
     if not words or len(label.split()) > 6 or re.search(r"\d:\d|://", label):
         return False
+    if re.search(r"\d\.\s|[!?]\s", label):
+        return False  # a sentence break inside: "for April 9. fasting glucose"
     tokens = [t.strip("'.,!?\"") for t in re.split(r"[\s_]+", label.lower())]
+    if tokens[0] in _EDGE_WORDS:
+        return False
     return not any(t in _STOPWORDS for t in tokens)
 
 
@@ -123,12 +147,16 @@ def _pick_label(words: list[str]) -> str | None:
     """
     if not words:
         return None
+    for i in range(len(words) - 2, -1, -1):
+        if _HEADING_PREFIX_RE.fullmatch(words[i].strip(":-")):
+            words = words[i + 1 :]  # "sleep log total sleep" -> "total sleep"
+            break
     candidates = []
     for start in range(max(0, len(words) - 4), len(words)):
         part = words[start:]
         if part[0].lower() in _EDGE_WORDS or part[-1].lower() in _EDGE_WORDS:
             continue
-        if any(_VALUE_START_RE.match(w) for w in part):
+        if any(_VALUE_START_RE.match(w) for w in part) or not part[0][:1].isalnum():
             continue
         label = " ".join(part).strip(" -:")
         if label and valid_label(label):
@@ -183,7 +211,10 @@ def _chain(segment: str) -> list[tuple[str, str, int, int]]:
     label_from = 0
     i = 0
     while i < len(words):
-        if i > label_from and _VALUE_START_RE.match(words[i].group()):
+        if i > label_from and (
+            _VALUE_START_RE.match(words[i].group())
+            or _BOOLEAN_WORD_RE.match(words[i].group())
+        ):
             end = _value_end(words, i, segment)
             if end is not None:
                 before = [w.group() for w in words[label_from:i]]
@@ -219,7 +250,7 @@ def _value_first(segment: str) -> tuple[str, str, int, int] | None:
     texts = [w.group().strip(".,!") for w in words]
     while len(texts) > 1 and texts[-1].lower() in _DATE_WORDS:
         texts.pop()
-    for j in range(len(texts) - 1, 0, -1):
+    for j in range(1, len(texts)):  # the shortest value before a label
         value = segment[words[0].start() : words[j - 1].end()]
         rest = texts[j:]
         if rest and rest[0].lower() == "of":
@@ -228,8 +259,9 @@ def _value_first(segment: str) -> tuple[str, str, int, int] | None:
         if (
             rest
             and rest[0][:1].isalpha()
+            and canonical_unit(rest[0]) is None
+            and not any(_VALUE_START_RE.match(w) for w in rest)
             and valid_label(label)
-            and canonical_unit(label) is None
             and _is_value(value)
         ):
             return label, value, words[0].start(), words[len(texts) - 1].end()
@@ -335,7 +367,19 @@ def _key_value_pairs(
             key_starts.append(comma + 1)
             value_ends.append(comma)
         elif n > 0 and not (
-            (comma_style or clause[seps[n - 1]] != clause[sep])
+            (
+                comma_style
+                or clause[seps[n - 1]] != clause[sep]
+                or (
+                    clause[sep] == ":"
+                    and (
+                        _HEADING_WORD_RE.search(
+                            _BRACKETS_RE.sub("", clause[key_starts[-1] : seps[n - 1]])
+                        )
+                        or not valid_label(clause[key_starts[-1] : seps[n - 1]].strip())
+                    )
+                )
+            )
             and valid_label(clause[prev_end:sep].strip())
         ):
             # No comma before this key: in a clause whose other pairs are
@@ -359,10 +403,14 @@ def _key_value_pairs(
         and not clause[seps[0] - 1].isspace()
         and not valid_label(clause[: seps[0]].strip())
     ):
-        # key=value style: the key is the token before "=" ("Log this amount=17.51").
-        token = clause[: seps[0]].split()
-        if token:
-            key_starts[0] = clause.rfind(token[-1], 0, seps[0])
+        # key=value style: the key is the shortest label before "=" ("Log this
+        # purchase amount ($)=27.27" is "amount ($)").
+        words = clause[: seps[0]].split()
+        for n in range(1, min(len(words), 4) + 1):
+            label = " ".join(words[-n:])
+            if valid_label(label):
+                key_starts[0] = clause.rfind(words[-n], 0, seps[0])
+                break
     if key_starts and clause[: key_starts[0]].strip():
         # Items before the first key ("meditation done, duration 30 min, mood: ok").
         yield from _find_label_values(clause[: key_starts[0]], offset)
@@ -370,6 +418,13 @@ def _key_value_pairs(
         key = clause[key_starts[idx] : sep].strip()
         value_end = value_ends[idx + 1] if idx + 1 < len(seps) else len(clause)
         value = clause[sep + 1 : value_end].strip().rstrip(",.").strip()
+        key_words = key.split()
+        for i in range(len(key_words) - 2, -1, -1):
+            if _HEADING_PREFIX_RE.fullmatch(key_words[i].strip(":-")):
+                # "sleep log total_sleep: 5.0 h" -> "total_sleep"
+                key_starts[idx] = clause.rfind(key_words[i + 1], key_starts[idx], sep)
+                key = " ".join(key_words[i + 1 :])
+                break
         boundary = _pick_label(key.split()) if len(key.split()) >= 3 else None
         if boundary is not None and boundary != key and _has_boundary(key, boundary):
             key_starts[idx] = clause.rfind(boundary.split()[0], key_starts[idx], sep)
@@ -606,7 +661,7 @@ def _items(text: str) -> list[Item]:
     value followed by a sentence ("Opponents 3. Game: Catan") keeps its number.
     """
     cuts = [
-        (m.start(), m.end(), False)
+        (m.start(), m.end(), bool(_BULLET_RE.search(m.group())))
         for m in _ITEM_SPLIT_RE.finditer(text)
         if m.end() > m.start()
     ]
@@ -659,18 +714,21 @@ def _pair_items(items: list[Item]) -> list[Item]:
             nxt_offset, nxt, _ = items[i + 1]
             value = nxt.strip()
             if (
-                valid_label(label)
+                valid_label(label.rstrip("?"))
                 and not _separators(item)
-                and _VALUE_START_RE.match(value)
-                and _is_value(value)
+                and (
+                    (_VALUE_START_RE.match(value) and _is_value(value))
+                    or parse_value(value).kind == "boolean"
+                )
             ):
                 lead = len(nxt) - len(nxt.lstrip())
                 gap = nxt_offset + lead - (offset + len(item))
                 joined = item + " " * max(gap, 1) + value
+                key = label.rstrip("?")
                 out.append(
                     (
                         offset,
-                        joined.replace(label, label + ":", 1) if gap >= 1 else joined,
+                        joined.replace(label, key + ":", 1) if gap >= 1 else joined,
                         group,
                     )
                 )
@@ -682,10 +740,10 @@ def _pair_items(items: list[Item]) -> list[Item]:
 
 
 def _list_records(found: list[tuple[int, list[Pair]]], first: int) -> list[Pair]:
-    """Numbered list items that are records of one kind become records.
+    """List items that are records of one kind become records.
 
-    "1) Amount: $11.35, Merchant: Paper Lane\n2) Amount: $79.42, Merchant: ..."
-    lists two expenses: when two or more items each carry the same two or more
+    "1) Amount: $11.35, Merchant: Paper Lane" and "2) Amount: $79.42, Merchant:
+    ..." on two lines (or two bullets) list two expenses: when two or more items each carry the same two or more
     labels, each item is a record; otherwise the list is one record.
     """
     groups: dict[int, list[Pair]] = {}
@@ -791,7 +849,8 @@ class RuleExtractor(SyncExtractorMixin):
                 pairs.extend((rec_no, k, v, span) for k, v in row)
                 record += 1 if len(table_records) > 1 else 0
             mask(*span)
-        rest = "".join(masked)
+        # "Won? ✓" asks and answers: read it as "Won: ✓" (same length, so spans hold).
+        rest = _QUESTION_RE.sub(": ", "".join(masked))
         found: list[tuple[int, list[Pair]]] = []
         for offset, clause, group in _items(rest):
             if not clause.strip():

@@ -256,14 +256,10 @@ class MaterializerMixin:
             if is_row(frozenset(r[4]), member, fraction)
         ]
         previous = self._tables.get(schema_id)
-        old_order = [c.attribute for c in previous.columns] if previous else []
-        new_attrs = sorted(
-            (a for a in attributes if a not in old_order),
-            key=lambda a: (-self.counts.items[a], a),
-        )
+        # Columns in attribute order, so that no batching changes the table.
         stats = self._column_stats(attributes, rows)
         columns: list[Column] = []
-        for attr in [a for a in old_order if a in attributes] + new_attrs:
+        for attr in sorted(attributes):
             d = decide_column(stats[attr], self.config.type_inference_fraction, attr)
             samples = sample_values(
                 cell(d, r[4][attr])[0] for r in rows if attr in r[4]
@@ -285,12 +281,25 @@ class MaterializerMixin:
         described = self.describer.describe(
             [(c.name, c.sql_type, c.unit, c.samples) for c in columns]
         )
-        if name is None:
-            name = (
-                previous.table_name
-                if previous
-                else self._unique_name(described.name, schema_id)
+        if name is None and previous is not None:
+            name = previous.table_name
+        elif name is None:
+            # Named after the pattern first discovered, which every batching of
+            # the history discovers alike (induction goes round by round).
+            comps = self._components.get(schema_id, ())
+            origin = comps[0] if comps else attributes
+            first = (
+                described
+                if origin == attributes
+                else self.describer.describe(
+                    [
+                        (c.name, c.sql_type, c.unit, c.samples)
+                        for c in columns
+                        if c.attribute in origin
+                    ]
+                )
             )
+            name = self._unique_name(first.name, schema_id)
         columns = [
             Column(
                 c.name,

@@ -108,25 +108,34 @@ class SchemaChange:
 def explained_all_confidence(
     counts: PatternCounts, pattern: Pattern, schemas: Iterable[Pattern] = ()
 ) -> float:
-    """All-confidence with each attribute counted where no other schema explains it.
+    """All-confidence counted outside the rounds another schema explains.
 
-    An attribute that a schema outside the pattern already holds (``duration``
-    in runs, when the pattern is meditations' {duration, mood}) counts only its
-    occurrences beyond that schema's support. Without schemas this is plain
-    all-confidence. An attribute present nearly everywhere (a device, a place)
-    stays frequent outside every schema and still fails the test; two record
-    kinds that share one attribute both become schemas.
+    For a pattern C that shares attributes with schemas S it does not contain
+    (``duration`` of meditations' {duration, mood} and of runs {distance,
+    duration}), only the rounds where such an S does not hold count: the
+    pattern's support drops its rounds inside S, and each shared attribute
+    counts only its occurrences outside S-rounds that lack C. Two record kinds
+    that share one attribute then both become schemas, while a pattern that
+    only ever occurs inside a schema's rounds gains nothing. Without such
+    schemas this is plain all-confidence; an attribute present nearly
+    everywhere (a device, a place) stays frequent and still fails the test.
     """
     pat = frozenset(pattern)
     sup = counts.support(pat)
-    others = [s for s in schemas if not s <= pat]
+    others = [s for s in schemas if not s <= pat and s & pat]
+    if not others:
+        return counts.all_confidence(pat)
+    sup -= max(counts.support(pat | s) for s in others)
+    if sup <= 0:
+        return 0.0
     top = 0
     for a in pat:
-        explained = max((counts.support(s) for s in others if a in s), default=0)
+        explained = max(
+            (counts.support(s) - counts.support(s | pat) for s in others if a in s),
+            default=0,
+        )
         top = max(top, counts.items[a] - explained)
-    if top <= 0:
-        return 1.0 if sup else 0.0
-    return min(1.0, sup / top)
+    return min(1.0, sup / top) if top > 0 else 0.0
 
 
 def _qualifies(
@@ -236,11 +245,18 @@ def induce_schemas(
             continue
         base_support = counts.support(schema)
         grown = schema
-        extras = sorted(
-            frequent - schema, key=lambda d: (-counts.support(schema | {d}), d)
-        )
-        for d in extras:
-            candidate = grown | {d}
+        # Growth units: another schema inside the round joins as a whole (its
+        # attributes only ever arrive together); other attributes one by one.
+        blocks = [
+            s
+            for k, s in enumerate(schemas)
+            if k != i and s <= frequent and not s & schema
+        ]
+        in_blocks = frozenset().union(*blocks) if blocks else frozenset()
+        units = [frozenset({d}) for d in frequent - schema - in_blocks] + blocks
+        units.sort(key=lambda u: (-counts.support(schema | u), sorted(u)))
+        for unit in units:
+            candidate = grown | unit
             if any(candidate <= s for k, s in enumerate(schemas) if k != i):
                 continue  # another schema already covers it
             sup = counts.support(candidate)

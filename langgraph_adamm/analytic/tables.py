@@ -327,11 +327,11 @@ def ambiguous_separator(text: str) -> str:
 
 
 def _alt_reading(stats: ColumnStats) -> str:
-    """The separators that read the other way ("14.854" as 14854): "", ".", ","
-    or ".,".
+    """The separators that read the other way: "", ".", "," or ".,".
 
-    For each separator, the reading whose typical value is nearer that of the
-    column's unambiguous numbers of the same unit wins; with nothing to compare,
+    "14.854" read the other way is 14854. For each separator, the reading
+    whose typical value is nearer that of the column's unambiguous numbers of
+    the same unit wins; with nothing to compare,
     numbers read as written (a dot is a decimal point, a comma groups
     thousands).
     """
@@ -521,8 +521,11 @@ def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
 
 
 def _clock_minutes(hm_minutes: float, decision: ColumnDecision) -> float:
-    """A clock reading in minutes: the column's reading, or the other one when
-    only that lands in the range of the durations written with units."""
+    """A clock reading in minutes.
+
+    The column's reading, or the other one when only that lands in the range of
+    the durations written with units.
+    """
     first, second = hm_minutes / 60, hm_minutes  # m:ss, h:mm
     if decision.clock_reading == "h:mm":
         first, second = second, first

@@ -116,7 +116,7 @@ def valid_label(label: str) -> bool:
     if re.search(r"\d\.\s|[!?]\s", label):
         return False  # a sentence break inside: "for April 9. fasting glucose"
     tokens = [t.strip("'.,!?\"") for t in re.split(r"[\s_]+", label.lower())]
-    if tokens[0] in _EDGE_WORDS:
+    if len(tokens) > 1 and tokens[0] in _EDGE_WORDS:
         return False
     return not any(t in _STOPWORDS for t in tokens)
 
@@ -743,8 +743,9 @@ def _list_records(found: list[tuple[int, list[Pair]]], first: int) -> list[Pair]
     """List items that are records of one kind become records.
 
     "1) Amount: $11.35, Merchant: Paper Lane" and "2) Amount: $79.42, Merchant:
-    ..." on two lines (or two bullets) list two expenses: when two or more items each carry the same two or more
-    labels, each item is a record; otherwise the list is one record.
+    ..." on two lines (or two bullets) list two expenses: when two or more items
+    each carry the same two or more labels, each item is a record; otherwise the
+    list is one record.
     """
     groups: dict[int, list[Pair]] = {}
     for group, pairs in found:

@@ -71,6 +71,8 @@ class IngestReport:
     rounds_already_stored: int = 0
     rounds_processed: int = 0
     observations: int = 0
+    observations_ungrounded: int = 0
+    """Model observations dropped because their source does not state them."""
     schemas_discovered: list[str] = field(default_factory=list)
     schemas_evolved: list[str] = field(default_factory=list)
     schemas_merged: list[str] = field(default_factory=list)
@@ -84,6 +86,7 @@ class IngestReport:
         """Fold one batch's outcome into the report."""
         self.rounds_processed += outcome.processed
         self.observations += outcome.observations
+        self.observations_ungrounded += outcome.ungrounded
         self.failures.extend(outcome.failures)
         for name in outcome.discovered:
             if name not in self.schemas_discovered:
@@ -98,7 +101,12 @@ class IngestReport:
             f"rounds: {self.rounds_read} read, {self.rounds_new} new, "
             f"{self.rounds_already_stored} already stored, "
             f"{self.rounds_processed} processed",
-            f"observations: {self.observations}",
+            f"observations: {self.observations}"
+            + (
+                f" ({self.observations_ungrounded} ungrounded, dropped)"
+                if self.observations_ungrounded
+                else ""
+            ),
             f"schemas: {len(self.schemas_discovered)} discovered, "
             f"{len(self.schemas_evolved)} evolved, {len(self.schemas_merged)} merged, "
             f"{self.tables} tables in memory",

@@ -93,7 +93,9 @@ def test_three_failures_are_recorded_and_the_round_is_kept():
     assert rep2.rounds_new == 0 and rep2.rounds_processed == 1 and not rep2.failures
     assert mem.analytic.round_status() == {"extracted": 1}
     n = mem.db.fetchall("SELECT count(*) FROM adamm_observations")[0][0]
-    assert n == 2
+    assert n == 1  # "mood" cites an assistant turn the round does not have
+    dropped = mem.db.fetchall("SELECT ungrounded FROM adamm_rounds")[0][0]
+    assert dropped == 1
 
 
 def test_async_extraction_and_ingest():
@@ -118,3 +120,70 @@ def test_model_string_without_langchain_gives_fix(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", fake)
     with pytest.raises(AdaMMError, match=r"langgraph-adamm\[openai\]"):
         LLMExtractor("openai:gpt-4.1-nano")
+
+
+def obs_of(output, rnd=ROUND):
+    ext = LLMExtractor(scripted([tool_message({"observations": output})]))
+    got = ext.extract(rnd)
+    return {o.attribute: o for o in got}, got.dropped
+
+
+def test_a_value_the_source_does_not_state_is_dropped():
+    got, dropped = obs_of(
+        [
+            {"attribute": "deep sleep", "value": "1.9 h", "source": "user"},
+            {
+                "attribute": "total sleep",
+                "value": 6.5,
+                "source": "caption",
+                "image_id": "R1:IMG_1",
+            },
+        ]
+    )
+    assert set(got) == {"total_sleep"} and dropped == 1
+
+
+def test_a_value_in_another_unit_or_form_is_grounded():
+    rnd = Round("R2", "S1", user="slept 7h 05m, deep 1h12, weight 81,4 kg")
+    got, dropped = obs_of(
+        [
+            {"attribute": "total sleep", "value": "425 min", "source": "user"},
+            {"attribute": "deep sleep", "value": "72 min", "source": "user"},
+            {"attribute": "weight", "value": 81.4, "source": "user"},
+            {"attribute": "weight_lb", "value": "179.5 lb", "source": "user"},
+        ],
+        rnd,
+    )
+    assert set(got) == {"total_sleep", "deep_sleep", "weight"} and dropped == 1
+    s, e = got["total_sleep"].provenance.span
+    assert rnd.user[s:e] == "7h 05m"
+
+
+def test_attributions_to_an_empty_or_missing_turn_are_dropped():
+    got, dropped = obs_of(
+        [
+            {"attribute": "mood", "value": "good", "source": "assistant"},
+            {"attribute": "device", "value": "watch", "source": "metadata"},
+            {"attribute": "deep sleep", "value": "1.2 h", "source": "user"},
+            {
+                "attribute": "score",
+                "value": "80",
+                "source": "ocr",
+                "image_id": "R1:IMG_1",
+            },
+        ]
+    )
+    assert set(got) == {"deep_sleep"} and dropped == 3
+
+
+def test_text_values_must_occur_in_their_source():
+    rnd = Round("R3", "S1", user="Dinner at Trattoria Roma, 42 EUR")
+    got, dropped = obs_of(
+        [
+            {"attribute": "merchant", "value": "Trattoria Roma", "source": "user"},
+            {"attribute": "category", "value": "dining", "source": "user"},
+            {"attribute": "amount", "value": "42 EUR", "source": "user"},
+        ],
+        rnd,
+    )
+    assert set(got) == {"merchant", "amount"} and dropped == 1

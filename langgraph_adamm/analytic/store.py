@@ -94,6 +94,8 @@ class BatchOutcome:
     evolved: list[str] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)
     """Tables dropped because a grown schema now covers theirs."""
+    ungrounded: int = 0
+    """Observations an extractor dropped as not stated by their source."""
 
 
 class AnalyticMemory(MaterializerMixin):
@@ -461,6 +463,7 @@ class AnalyticMemory(MaterializerMixin):
                 for _, rnd, result in batch
                 if isinstance(result, Extracted) and result.dropped
             ]
+            outcome.ungrounded = sum(count for count, _ in dropped)
             for count, rid in dropped:
                 self.db.execute(
                     "UPDATE adamm_rounds SET ungrounded = ? WHERE user_id = ? AND "

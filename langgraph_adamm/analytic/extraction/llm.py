@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+import re
+from dataclasses import replace
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from langgraph_adamm.analytic.extraction.base import (
+    Extracted,
     Observation,
     Provenance,
     SourceKind,
     make_observation,
 )
+from langgraph_adamm.analytic.values import ParsedValue, convert_units, parse_value
 from langgraph_adamm.chat import parse_output, resolve_chat_model, structured_runnable
 from langgraph_adamm.errors import ExtractionError
 from langgraph_adamm.history import Round
@@ -80,11 +85,81 @@ def _source_text(round_: Round, source: SourceKind, image_id: str | None) -> str
     return None
 
 
+_NUMBER_START_RE = re.compile(r"(?<![\w.,])[-+−~≈$€£¥]?\s?\d|PT\d", re.IGNORECASE)
+
+
+def _readings(value: ParsedValue) -> list[tuple[float, str | None]]:
+    """The quantities a parsed value may stand for (number, unit)."""
+    if value.number is None:
+        return []
+    out = [(value.number, value.unit)]
+    if value.alt is not None:
+        out.append((value.alt, value.unit))
+    if value.kind == "clock" and value.text.count(":") == 1:
+        out.append((value.number / 60, value.unit))  # m:ss
+    if value.low is not None and value.high is not None:
+        out += [(value.low, value.unit), (value.high, value.unit)]
+    return out
+
+
+def _same_quantity(a: tuple[float, str | None], b: tuple[float, str | None]) -> bool:
+    (x, u), (y, v) = a, b
+    if u is not None and v is not None and u != v:
+        try:
+            y = convert_units(y, v, u)
+        except ValueError:
+            return False
+    return math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def grounded_span(
+    obs: Observation, text: str, evidence: str | None = None
+) -> tuple[int, int] | None:
+    """Where the source text states the observation's value, or None.
+
+    Numbers are compared as quantities: every number in the text is read with
+    up to three following words (the rule extractor's value parser), so "7h
+    05m" grounds 425 min and "6,8 h" grounds 6.8 h.
+    """
+    if not text.strip():
+        return None
+    if evidence:
+        at = text.find(evidence)
+        if at >= 0 and (obs.value.number is None or _numbers_in(evidence, obs.value)):
+            return at, at + len(evidence)
+    if obs.value.number is not None:
+        found = _numbers_in(text, obs.value)
+        return found[0] if found else None
+    needle = obs.value.text.strip()
+    if obs.value.kind == "boolean" and evidence is None:
+        return None  # a yes/no needs the words that say it
+    at = text.casefold().find(needle.casefold()) if needle else -1
+    return (at, at + len(needle)) if at >= 0 else None
+
+
+def _numbers_in(text: str, value: ParsedValue) -> list[tuple[int, int]]:
+    wanted = _readings(value)
+    spans = []
+    for m in _NUMBER_START_RE.finditer(text):
+        words = list(re.finditer(r"\S+", text[m.start() :]))[:4]
+        for n in range(len(words), 0, -1):
+            end = m.start() + words[n - 1].end()
+            piece = text[m.start() : end].rstrip(".,;:)")
+            parsed = parse_value(piece)
+            if parsed.number is None:
+                continue
+            if any(_same_quantity(w, r) for w in wanted for r in _readings(parsed)):
+                spans.append((m.start(), m.start() + len(piece)))
+                break
+    return spans
+
+
 class LLMExtractor:
     """Extracts observations with a chat model; output is validated, then grounded.
 
-    Each observation must name a source the round has (and an image it has); a
-    span is located from the evidence or value in that source. Invalid output is
+    Each observation must name a source the round has (and an image it has) and
+    be grounded in it (:func:`grounded_span`); ungrounded ones are dropped and
+    counted against the round. Invalid output is
     retried, at most ``max_attempts`` calls in all, then :class:`ExtractionError`.
 
     Args:
@@ -111,9 +186,19 @@ class LLMExtractor:
             round_id=round_.round_id, time=time, content=render_round(round_)
         )
 
-    def _ground(self, round_: Round, output: ExtractionOutput) -> list[Observation]:
+    def _ground(self, round_: Round, output: ExtractionOutput) -> Extracted:
+        """Keep the observations whose value is found in the source they cite.
+
+        A value is grounded when its cited text (the turn, the caption or the
+        OCR of the named image) states it: a number that reads, with the rule
+        extractor's normalisation, as the same quantity (any unit of its
+        dimension; "1.9 h" is not in a text that says "1.2 h"), or a text, date
+        or yes/no value that occurs in it (or whose evidence does). Observations
+        attributed to an empty or missing source, or not found in it, are
+        dropped and counted in ``Extracted.dropped``.
+        """
         image_ids = {img.image_id for img in round_.images}
-        out: list[Observation] = []
+        out = Extracted()
         for i, pair in enumerate(output.observations):
             if pair.source in ("caption", "ocr") and pair.image_id not in image_ids:
                 raise ValueError(
@@ -121,17 +206,26 @@ class LLMExtractor:
                     f"of round {round_.round_id}"
                 )
             text = _source_text(round_, pair.source, pair.image_id) or ""
-            needle = pair.evidence or str(pair.value)
-            start = text.find(needle) if needle else -1
-            span = (start, start + len(needle)) if start >= 0 else None
             image_id = pair.image_id if pair.source in ("caption", "ocr") else None
             obs = make_observation(
                 pair.attribute,
                 pair.value,
-                Provenance(round_.round_id, pair.source, image_id, span),
+                Provenance(round_.round_id, pair.source, image_id, None),
             )
-            if obs is not None:
-                out.append(obs)
+            if obs is None:
+                continue
+            span = grounded_span(obs, text, pair.evidence)
+            if span is None:
+                out.dropped += 1
+                logger.info(
+                    "round %s: dropped %s=%r, not found in its %s",
+                    round_.round_id,
+                    obs.attribute,
+                    str(pair.value)[:40],
+                    pair.source,
+                )
+                continue
+            out.append(replace(obs, provenance=replace(obs.provenance, span=span)))
         return out
 
     def _failure(

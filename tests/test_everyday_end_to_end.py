@@ -3,7 +3,7 @@
 Histories from ``tools/everyday_history.py`` mix every phrasing family, units
 (h/min/h:mm, kg/lb, km/mi, "k" steps, decimal commas), undated sessions and two
 record kinds that share an attribute. Every check is answered with the operator
-call a correct planner makes (``tests/everyday_checks.py``) and must reproduce
+call a correct planner makes (``tools/everyday_checks.py``) and must reproduce
 the generated value exactly.
 """
 
@@ -13,7 +13,7 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import history_from_dict
-from tests.everyday_checks import run_checks, table_for
+from tools.everyday_checks import run_checks, table_for
 from tools.everyday_history import generate_everyday
 
 

@@ -110,11 +110,11 @@ def explained_all_confidence(
 ) -> float:
     """All-confidence counted outside the rounds another schema explains.
 
-    For a pattern C that shares attributes with schemas S it does not contain
-    (``duration`` of meditations' {duration, mood} and of runs {distance,
-    duration}), only the rounds where such an S does not hold count: the
-    pattern's support drops its rounds inside S, and each shared attribute
-    counts only its occurrences outside S-rounds that lack C. Two record kinds
+    For a pattern C and the schemas S it does not contain, an attribute of C
+    counts only its occurrences outside rounds where an S holds and C does not
+    (``duration`` of meditations' {duration, mood} outside the rounds of runs
+    {avg_hr, distance}), and C's support drops the rounds inside a schema it
+    overlaps. Two record kinds
     that share one attribute then both become schemas, while a pattern that
     only ever occurs inside a schema's rounds gains nothing. Without such
     schemas this is plain all-confidence; an attribute present nearly
@@ -122,19 +122,22 @@ def explained_all_confidence(
     """
     pat = frozenset(pattern)
     sup = counts.support(pat)
-    others = [s for s in schemas if not s <= pat and s & pat]
+    others = [s for s in schemas if not s <= pat]
     if not others:
         return counts.all_confidence(pat)
-    sup -= max(counts.support(pat | s) for s in others)
+    overlapping = [s for s in others if s & pat]
+    if overlapping:
+        sup -= max(counts.support(pat | s) for s in overlapping)
     if sup <= 0:
         return 0.0
     top = 0
     for a in pat:
-        explained = max(
-            (counts.support(s) - counts.support(s | pat) for s in others if a in s),
-            default=0,
+        # a's occurrences in rounds where another schema holds and the pattern
+        # does not: that schema explains them.
+        explained = sum(
+            counts.support(s | {a}) - counts.support(s | pat) for s in others
         )
-        top = max(top, counts.items[a] - explained)
+        top = max(top, counts.items[a] - explained, sup)
     return min(1.0, sup / top) if top > 0 else 0.0
 
 

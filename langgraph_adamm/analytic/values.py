@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Literal
 
 from langgraph_adamm.analytic.units import (
@@ -175,6 +176,7 @@ _BRACKET_RE = re.compile(r"\s*[\(\[]([^\)\]]*)[\)\]]\s*")
 _IN_UNIT_RE = re.compile(r"\s+in\s+([A-Za-z%$€£/]+)\s*$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=16384)
 def normalize_attribute(name: str) -> tuple[str, str | None]:
     """Normalize an attribute name and pull out a unit hint it carries.
 
@@ -539,7 +541,19 @@ def parse_value(raw: object) -> ParsedValue:
 
     A trailing annotation in brackets is kept as the value's note ("6.8 hrs
     (woke up twice)" is 6.8 h), or read as its unit when it is one ("7.5 (h)").
+    Texts are parsed once and remembered (values recur across rounds).
     """
+    if isinstance(raw, str) and len(raw) <= 200:
+        return _parse_str(raw)
+    return _parse_raw(raw)
+
+
+@lru_cache(maxsize=65536)
+def _parse_str(raw: str) -> ParsedValue:
+    return _parse_raw(raw)
+
+
+def _parse_raw(raw: object) -> ParsedValue:
     if isinstance(raw, bool):
         return ParsedValue("boolean", str(raw).lower(), boolean=raw)
     if isinstance(raw, int):

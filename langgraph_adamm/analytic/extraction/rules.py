@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from langgraph_adamm.analytic.extraction.base import (
@@ -108,6 +109,7 @@ Pair = tuple[int, str, Any, tuple[int, int]]
 """(record within the text, label, raw value, span)."""
 
 
+@lru_cache(maxsize=16384)
 def valid_label(label: str) -> bool:
     """Whether text reads as a field label rather than a piece of a sentence."""
     words = re.findall(r"[^\W\d_]+'?[^\W\d_]*", label.lower())
@@ -174,6 +176,12 @@ def _pick_label(words: list[str]) -> str | None:
         if title or shouting:  # "... showing Total sleep", "... TOTAL SLEEP"
             return label
     return candidates[0][1]
+
+
+def _is_when(text: str) -> bool:
+    """Whether text only says when ("Last night", "Today", "Monday morning")."""
+    words = re.findall(r"[a-z]+", text.lower())
+    return bool(words) and all(w in _DATE_WORDS for w in words)
 
 
 def _has_boundary(key: str, label: str) -> bool:
@@ -377,6 +385,7 @@ def _key_value_pairs(
                             _BRACKETS_RE.sub("", clause[key_starts[-1] : seps[n - 1]])
                         )
                         or not valid_label(clause[key_starts[-1] : seps[n - 1]].strip())
+                        or _is_when(clause[key_starts[-1] : seps[n - 1]])
                     )
                 )
             )

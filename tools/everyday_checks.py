@@ -1,6 +1,6 @@
 """Run an everyday history's checks against a memory with direct operator calls.
 
-Shared by the end-to-end tests and ``tools/bench_extraction.py``. A check names
+Shared by the end-to-end tests and ``tools/bench_exact.py``. A check names
 its record kind by attributes, an operator, a target, filters and the exact
 expected value (see ``tools/everyday_history.py``); the table is the one whose
 attributes include the kind's, and the call is the one a correct planner makes.

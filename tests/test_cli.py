@@ -115,3 +115,29 @@ def test_ask_bad_input_still_prints_json(tmp_path, capsys):
     assert main(["ask", "x", "--db", db, "--json", "--user-id", "nobody"]) == 0
     assert "nobody" in json.loads(capsys.readouterr().out)["answer"]
     assert main(["ask", "--db", db]) == 2
+
+
+def test_tables_report_values_that_did_not_fit(tmp_path, capsys):
+    rounds = [{"user": f"Sleep: {v} h, mood: ok"} for v in (7, 7.5, 8, 6.5)]
+    rounds.append({"user": "Sleep: 4500, mood: ok"})
+    hist = tmp_path / "h.json"
+    hist.write_text(
+        json.dumps(
+            {
+                "user_id": "u",
+                "sessions": [
+                    {"session_id": "S1", "date": "2026-03-01", "rounds": rounds}
+                ],
+            }
+        )
+    )
+    db = str(tmp_path / "m.duckdb")
+    assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
+    capsys.readouterr()
+    assert main(["tables", "--db", db, "--user-id", "u"]) == 0
+    out = capsys.readouterr().out
+    assert "1 value(s) did not fit and are NULL (rounds S1:5)" in out
+    assert main(["tables", "--db", db, "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)["u"]
+    sleep = next(c for c in table["columns"] if c["name"] == "sleep")
+    assert sleep["uncast"]["round_ids"] == ["S1:5"]

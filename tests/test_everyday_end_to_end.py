@@ -13,7 +13,7 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import history_from_dict
-from tools.everyday_checks import run_checks, table_for
+from tools.everyday_checks import run_checks, snapshot, table_for
 from tools.everyday_history import generate_everyday
 
 
@@ -34,21 +34,6 @@ def test_every_check_is_reproduced_exactly(seed):
             table = table_for(m, list(records[0].values))
             rows = m.filter({"table": table.table_name, "result_budget": 1000})
             assert rows.row_count == len(records), kind
-
-
-def snapshot(m):
-    out = []
-    for t in sorted(m.tables, key=lambda t: sorted(t.attributes)):
-        rows = m.filter({"table": t.table_name, "result_budget": 1000}).rows
-        out.append(
-            (
-                t.table_name,
-                sorted(t.attributes),
-                [(c.name, c.sql_type, c.unit) for c in t.columns],
-                sorted(map(str, rows)),
-            )
-        )
-    return out
 
 
 def test_one_batch_and_one_round_at_a_time_are_identical():

@@ -17,6 +17,7 @@ from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.history import history_from_dict
 from tests.conftest import history
+from tools.everyday_checks import snapshot
 
 ex = RuleExtractor()
 
@@ -265,21 +266,6 @@ def test_adding_a_mass_to_a_duration_is_an_error():
 
 
 # -- types and rows do not depend on batching ------------------------------------
-def snapshot(m: Memory) -> list[Any]:
-    out = []
-    for t in sorted(m.tables, key=lambda t: sorted(t.attributes)):
-        rows = m.filter({"table": t.table_name, "result_budget": 1000}).rows
-        out.append(
-            (
-                t.table_name,
-                sorted(t.attributes),
-                [(c.name, c.sql_type, c.unit) for c in t.columns],
-                sorted((tuple(sorted(r.items())) for r in rows), key=str),
-            )
-        )
-    return out
-
-
 def test_one_batch_and_one_round_at_a_time_build_identical_tables():
     sessions = [
         {"session_id": f"S{i}", "date": f"2026-03-{i:02d}", "rounds": [{"user": u}]}

@@ -88,3 +88,22 @@ def run_checks(memory: Memory, checks: list[dict[str, Any]]) -> list[str]:
                 f"got {got!r}, want {check['value']!r} {check['unit'] or ''}"
             )
     return failed
+
+
+def snapshot(memory: Memory) -> list[Any]:
+    """Every table's name, attributes, column types and units, and rows.
+
+    Two memories built from one history in different batchings compare equal.
+    """
+    out = []
+    for t in sorted(memory.tables, key=lambda t: sorted(t.attributes)):
+        rows = memory.filter({"table": t.table_name, "result_budget": 1000}).rows
+        out.append(
+            (
+                t.table_name,
+                sorted(t.attributes),
+                [(c.name, c.sql_type, c.unit) for c in t.columns],
+                sorted(map(str, rows)),
+            )
+        )
+    return out

@@ -20,6 +20,7 @@ import numpy as np
 
 from langgraph_adamm.analytic.values import (
     canonical_unit,
+    convert_units,
     convertible,
     is_dimensioned,
     parse_value,
@@ -415,6 +416,17 @@ def _unit_hint(q: _Question, col: ColumnCard) -> float:
     return 0.0
 
 
+def _plausible(cond: Condition, col: ColumnCard) -> bool:
+    """Whether a condition's value, in the column's unit, lies near its range."""
+    if col.low is None or col.high is None:
+        return False
+    number = cond.number
+    if cond.unit and col.unit and convertible(cond.unit, col.unit):
+        number = convert_units(number, cond.unit, col.unit)
+    span = max(col.high - col.low, 1e-9)
+    return col.low - span <= number <= col.high + span
+
+
 def _columns_text(table: TableCard) -> str:
     return " ".join(" ".join(words(c.name)) for c in table.columns)
 
@@ -562,7 +574,8 @@ class RulePlanner:
             )
             filters.append({"column": about.name, "op": cond.op, "value": value})
             used.add(about.name)
-            score += 1.0 + 0.5 * _name_score(q, about.name)
+            fits = _plausible(cond, about) or about.low is None
+            score += (1.0 if fits else 0.3) + 0.5 * _name_score(q, about.name)
         if intent.date_range is not None:
             dr = intent.date_range
             if dr.start == date(1, 1, 1):
@@ -651,10 +664,7 @@ class RulePlanner:
         self, cond: Condition, q: _Question, numeric: list[ColumnCard]
     ) -> ColumnCard | None:
         def plausible(col: ColumnCard) -> float:
-            if col.low is None or col.high is None:
-                return 0.0
-            span = max(col.high - col.low, 1e-9)
-            return 0.5 if col.low - span <= cond.number <= col.high + span else 0.0
+            return 0.5 if _plausible(cond, col) else 0.0
 
         scored: list[tuple[float, ColumnCard]] = []
         for col in numeric:
@@ -663,7 +673,8 @@ class RulePlanner:
                 if cond.unit == col.unit:
                     s += 3.0
                 elif col.unit and convertible(cond.unit, col.unit):
-                    s += 2.5
+                    # 73 kg is no caffeine dose in mg: one dimension, other scale.
+                    s += 2.5 if plausible(col) or col.low is None else 1.0
                 elif _name_score(_Question.of(cond.unit), col.name) > 0:
                     s += 3.0  # "10,000 steps" on a column named steps
                 elif col.unit is not None or _unit_of(cond.unit) is not None:

@@ -332,22 +332,26 @@ class Memory:
         """Store, extract, mine and materialize a history (or a history file).
 
         A list of LangChain messages is taken as :meth:`add_messages` takes it.
+        One ingestion runs at a time per database (threads and ``aingest`` tasks
+        queue), so concurrent calls give what sequential ones give; reads are
+        not held up beyond single statements.
 
         Rounds already stored (same round ids) are not added twice; rounds left
         pending by an interrupted run are processed now; with ``retry_failed``,
         rounds whose extraction failed before are extracted again.
         """
-        report = self.store_history(history, strict=strict)
-        batches = self.pending_batches(retry_failed)
-        total, done = sum(len(b) for b in batches), 0
-        for batch in batches:
-            self.apply_extracted(self.extract_batch(batch), report)
-            done += len(batch)
-            if progress:
-                progress(done, total)
-        self.index_pending(report, index_progress)
-        report.tables = len(self.analytic.tables)
-        return report
+        with self.db.ingest_lock:
+            report = self.store_history(history, strict=strict)
+            batches = self.pending_batches(retry_failed)
+            total, done = sum(len(b) for b in batches), 0
+            for batch in batches:
+                self.apply_extracted(self.extract_batch(batch), report)
+                done += len(batch)
+                if progress:
+                    progress(done, total)
+            self.index_pending(report, index_progress)
+            report.tables = len(self.analytic.tables)
+            return report
 
     async def aingest(
         self,
@@ -359,19 +363,27 @@ class Memory:
         index_progress: ProgressCallback | None = None,
         concurrency: int = 8,
     ) -> IngestReport:
-        """Async :meth:`ingest`: extraction calls run concurrently within a batch."""
-        report = await asyncio.to_thread(self.store_history, history, strict=strict)
-        batches = await asyncio.to_thread(self.pending_batches, retry_failed)
-        total, done = sum(len(b) for b in batches), 0
-        for batch in batches:
-            results = await self.aextract_batch(batch, concurrency)
-            await asyncio.to_thread(self.apply_extracted, results, report)
-            done += len(batch)
-            if progress:
-                progress(done, total)
-        await asyncio.to_thread(self.index_pending, report, index_progress)
-        report.tables = len(self.analytic.tables)
-        return report
+        """Async :meth:`ingest`: extraction calls run concurrently within a batch.
+
+        Like :meth:`ingest`, one ingestion runs at a time per database; others
+        wait (without blocking the event loop).
+        """
+        await asyncio.to_thread(self.db.ingest_lock.acquire)
+        try:
+            report = await asyncio.to_thread(self.store_history, history, strict=strict)
+            batches = await asyncio.to_thread(self.pending_batches, retry_failed)
+            total, done = sum(len(b) for b in batches), 0
+            for batch in batches:
+                results = await self.aextract_batch(batch, concurrency)
+                await asyncio.to_thread(self.apply_extracted, results, report)
+                done += len(batch)
+                if progress:
+                    progress(done, total)
+            await asyncio.to_thread(self.index_pending, report, index_progress)
+            report.tables = len(self.analytic.tables)
+            return report
+        finally:
+            self.db.ingest_lock.release()
 
     # -- retrieval access -------------------------------------------------
     def _require_retrieval(self) -> RetrievalMemory:

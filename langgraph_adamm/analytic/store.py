@@ -370,6 +370,17 @@ class AnalyticMemory(MaterializerMixin):
         ok: list[Round] = []
         records: list[Row] = []
         all_obs: list[Observation] = []
+        # Rounds another ingestion processed since this batch was read are
+        # skipped, so that no round is ever applied twice.
+        done = {
+            r[0]
+            for r in self.db.fetchall(
+                "SELECT round_id FROM adamm_rounds WHERE user_id = ? AND status = "
+                "'extracted' AND round_id IN (SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, [rnd.round_id for _, rnd, _ in batch]],
+            )
+        }
+        batch = [item for item in batch if item[1].round_id not in done]
         for order, rnd, result in batch:
             if isinstance(result, Exception):
                 outcome.failures.append((rnd.round_id, str(result)))

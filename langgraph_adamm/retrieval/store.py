@@ -238,7 +238,17 @@ class RetrievalMemory(SearchMixin):
     def index_pending(
         self, progress: Callable[[int, int], None] | None = None
     ) -> IndexOutcome:
-        """Embed and insert every pending round, batch by batch."""
+        """Embed and insert every pending round, batch by batch.
+
+        One indexing runs at a time per database, and it reads what is pending
+        once it holds the lock, so no round is indexed twice.
+        """
+        with self.db.index_lock:
+            return self._index_pending(progress)
+
+    def _index_pending(
+        self, progress: Callable[[int, int], None] | None = None
+    ) -> IndexOutcome:
         pending = self.pending_rounds()
         outcome = IndexOutcome()
         size = self.config.ingest_batch_size

@@ -88,6 +88,11 @@ class MemoryDatabase:
                 f"cannot open memory database {self.path}: {exc}"
             ) from exc
         self._lock = threading.RLock()
+        self.ingest_lock = threading.Lock()
+        """Held by one ingestion at a time (Memory.ingest / aingest): concurrent
+        calls on any Memory over this connection queue, in arrival order."""
+        self.index_lock = threading.RLock()
+        """Held while pending rounds are indexed into retrieval memory."""
         self._in_transaction = False
         if not read_only:
             self.migrate()

@@ -52,6 +52,7 @@ def _ingest(args: argparse.Namespace) -> int:
         retrieval=False if args.no_retrieval else None,
         text_encoder=args.text_model,
         visual_encoder=visual,
+        wait=args.wait,
     ) as memory:
         report = memory.ingest(
             result.history,
@@ -310,6 +311,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--retry-failed", action="store_true", help="re-extract failed rounds"
     )
     ing.add_argument("--batch-size", type=int, help="rounds per transaction")
+    ing.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="when another process is writing to the database, wait up to this "
+        "long for it (default: fail at once, naming the process)",
+    )
     ing.add_argument("--quiet", action="store_true", help="no progress bar")
     ing.add_argument(
         "--no-retrieval",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -124,6 +125,10 @@ class IngestReport:
         return "\n".join(lines)
 
 
+def _tell_waiting(message: str) -> None:
+    logging.getLogger(__name__).warning(message)
+
+
 class Memory:
     """Long-term multimodal memory for one user, kept in one DuckDB database.
 
@@ -141,6 +146,9 @@ class Memory:
         visual_encoder: A :class:`VisualEncoder`, an open_clip model name,
             ``"default"`` (SigLIP 2 if its weights are in the local cache; else
             text-only, said once) or None (text-only).
+        wait: Seconds to wait while another process writes to the database
+            file (DuckDB lets one process write); 0 fails at once with the
+            holder's PID.
     """
 
     def __init__(
@@ -154,6 +162,7 @@ class Memory:
         retrieval: bool | None = None,
         text_encoder: TextEncoder | str | None = None,
         visual_encoder: VisualEncoder | str | None = "default",
+        wait: float = 0.0,
     ) -> None:
         if not isinstance(user_id, str) or not user_id:
             raise AdaMMError("user_id must be a non-empty string")
@@ -167,7 +176,7 @@ class Memory:
         describer = (
             LLMDescriber(chat_model) if chat_model is not None else OfflineDescriber()
         )
-        self.db = MemoryDatabase(path)
+        self.db = MemoryDatabase(path, wait=wait, on_wait=_tell_waiting)
         self.user_id = user_id
         self.chat_model = chat_model
         self._views: dict[str, Memory] = {}

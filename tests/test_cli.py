@@ -141,3 +141,50 @@ def test_tables_report_values_that_did_not_fit(tmp_path, capsys):
     (table,) = json.loads(capsys.readouterr().out)["u"]
     sleep = next(c for c in table["columns"] if c["name"] == "sleep")
     assert sleep["uncast"]["round_ids"] == ["S1:5"]
+
+
+def test_a_second_process_waits_for_the_writer(tmp_path, capsys):
+    import subprocess
+    import sys
+    import time
+
+    hist = tmp_path / "h.json"
+    rounds = [{"user": f"Sleep: {7 + i % 2} h, Score: {80 + i}"} for i in range(6)]
+    hist.write_text(
+        json.dumps(
+            {
+                "user_id": "u",
+                "sessions": [
+                    {"session_id": "S1", "date": "2026-03-01", "rounds": rounds}
+                ],
+            }
+        )
+    )
+    db = str(tmp_path / "m.duckdb")
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time\n"
+            f"con = duckdb.connect({db!r})\n"
+            "print('ready', flush=True)\n"
+            "time.sleep(2.0)\n"
+            "con.close()\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        args = ["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert f"in use by PID {holder.pid}" in err and "--wait" in err
+        start = time.monotonic()
+        assert main([*args, "--wait", "30"]) == 0
+        assert holder.poll() is not None  # it finished first
+        assert time.monotonic() - start < 30
+        assert "6 new" in capsys.readouterr().out
+    finally:
+        holder.kill()
+        holder.wait()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,14 @@ from langgraph_adamm.errors import StorageError
 from langgraph_adamm.storage.migrations import LATEST_VERSION, MIGRATIONS
 
 IDENTIFIER_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def _lock_holder(message: str) -> str | None:
+    """"PID 8351" from DuckDB's lock conflict message, or None if it is not one."""
+    if "lock" not in message.lower():
+        return None
+    match = re.search(r"PID (\d+)", message)
+    return f"PID {match.group(1)}" if match else "another process"
 
 
 def quote_ident(name: str) -> str:
@@ -68,10 +77,18 @@ class MemoryDatabase:
     Args:
         path: A database file, or ``":memory:"``.
         read_only: Open without write access (no migrations are applied).
+        wait: Seconds to keep retrying while another process holds the file
+            (DuckDB allows one writing process); 0 fails at once.
+        on_wait: Called once with a message when the open has to wait.
     """
 
     def __init__(
-        self, path: str | Path = ":memory:", *, read_only: bool = False
+        self,
+        path: str | Path = ":memory:",
+        *,
+        read_only: bool = False,
+        wait: float = 0.0,
+        on_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.path = str(path)
         if self.path != ":memory:":
@@ -81,12 +98,7 @@ class MemoryDatabase:
                     f"cannot create memory database {self.path}: folder {parent} "
                     "does not exist"
                 )
-        try:
-            self.con = duckdb.connect(self.path, read_only=read_only)
-        except duckdb.Error as exc:
-            raise StorageError(
-                f"cannot open memory database {self.path}: {exc}"
-            ) from exc
+        self.con = self._connect(read_only, wait, on_wait)
         self._lock = threading.RLock()
         self.ingest_lock = threading.Lock()
         """Held by one ingestion at a time (Memory.ingest / aingest): concurrent
@@ -100,6 +112,42 @@ class MemoryDatabase:
             raise StorageError(
                 f"{self.path} needs migrating; open it once without read_only"
             )
+
+    def _connect(
+        self,
+        read_only: bool,
+        wait: float,
+        on_wait: Callable[[str], None] | None,
+    ) -> duckdb.DuckDBPyConnection:
+        deadline = time.monotonic() + max(0.0, wait)
+        told = False
+        while True:
+            try:
+                return duckdb.connect(self.path, read_only=read_only)
+            except duckdb.IOException as exc:
+                holder = _lock_holder(str(exc))
+                if holder is None:
+                    raise StorageError(
+                        f"cannot open memory database {self.path}: {exc}"
+                    ) from None
+                if time.monotonic() >= deadline:
+                    raise StorageError(
+                        f"memory database {self.path} is in use by {holder} "
+                        "(one process may write to it at a time); retry when it "
+                        "is done, or wait for it with --wait SECONDS "
+                        "(Memory(..., wait=SECONDS))"
+                    ) from None
+                if on_wait is not None and not told:
+                    on_wait(
+                        f"{self.path} is in use by {holder}; waiting up to "
+                        f"{wait:g} s"
+                    )
+                    told = True
+                time.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
+            except duckdb.Error as exc:
+                raise StorageError(
+                    f"cannot open memory database {self.path}: {exc}"
+                ) from None
 
     # -- migrations -----------------------------------------------------
     def schema_version(self) -> int:

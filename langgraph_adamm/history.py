@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
@@ -161,6 +163,7 @@ class _Builder:
         self.problems: list[HistoryProblem] = []
         self.sessions: dict[str, tuple[date | None, list[Round]]] = {}
         self.round_ids: set[str] = set()
+        self.bad_lines: set[int] = set()
 
     def problem(self, location: str, message: str, fatal: bool = True) -> None:
         self.problems.append(HistoryProblem(str(self.file), location, message, fatal))
@@ -177,6 +180,7 @@ class _Builder:
         field_prefix: str,
     ) -> None:
         """Validate one raw round; report it and move on when it is bad."""
+        self.notes: list[tuple[str, str]] = []
         try:
             rnd = self._parse_round(raw, session_id, session_date, field_prefix)
         except _RoundProblem as exc:
@@ -189,6 +193,8 @@ class _Builder:
             )
             return
         self.round_ids.add(rnd.round_id)
+        for field_path, message in self.notes:
+            self.problem(f"{location}{field_prefix}{field_path}", message, fatal=False)
         for img in rnd.images:
             if img.problem:
                 self.problem(
@@ -227,6 +233,37 @@ class _Builder:
             self._parse_image(img, round_id, i, f"{prefix}images[{i}]")
             for i, img in enumerate(images_raw)
         )
+        seen_ids: set[str] = set()
+        renamed = []
+        for img in images:
+            image_id, n = img.image_id, 2
+            while image_id in seen_ids:
+                image_id, n = f"{img.image_id}#{n}", n + 1
+            if image_id != img.image_id:
+                self.notes.append(
+                    (
+                        f"{prefix}images",
+                        f"duplicate image_id {img.image_id[:40]!r} renamed "
+                        f"{image_id[:44]!r}",
+                    )
+                )
+                img = ImageRef(
+                    image_id, img.path, img.url, img.caption, img.ocr, img.problem
+                )
+            seen_ids.add(image_id)
+            renamed.append(img)
+        images = tuple(renamed)
+        size = (
+            len(user)
+            + len(assistant)
+            + sum(len(i.caption or "") + len(i.ocr or "") for i in images)
+        )
+        if size > MAX_ROUND_CHARS:
+            raise _RoundProblem(
+                prefix.rstrip(".") or "round",
+                f"round text is {size:,} characters (at most {MAX_ROUND_CHARS:,}); "
+                "round skipped",
+            )
         if not (user.strip() or assistant.strip() or images):
             raise _RoundProblem(
                 prefix.rstrip(".") or "round",
@@ -235,6 +272,38 @@ class _Builder:
         metadata = raw.get("metadata") or {}
         if not isinstance(metadata, dict):
             raise _RoundProblem(f"{prefix}metadata", "expected an object")
+        depth = _depth(metadata)
+        if depth > MAX_METADATA_DEPTH:
+            raise _RoundProblem(
+                f"{prefix}metadata",
+                f"nested {depth} deep (at most {MAX_METADATA_DEPTH}); round skipped",
+            )
+        fixed: list[str] = []
+        round_id, user, assistant = (
+            _clean(round_id, fixed),
+            _clean(user, fixed),
+            _clean(assistant, fixed),
+        )
+        images = tuple(
+            ImageRef(
+                _clean(i.image_id, fixed),
+                i.path,
+                i.url,
+                _clean(i.caption, fixed) if i.caption else i.caption,
+                _clean(i.ocr, fixed) if i.ocr else i.ocr,
+                i.problem,
+            )
+            for i in images
+        )
+        metadata = _clean_json(metadata, fixed)
+        if fixed:
+            self.notes.append(
+                (
+                    prefix.rstrip(".") or "round",
+                    "invalid text (lone surrogates) replaced with U+FFFD in "
+                    + ", ".join(sorted(set(fixed))),
+                )
+            )
         return Round(
             round_id=round_id,
             session_id=session_id,
@@ -298,6 +367,10 @@ def _read_document(doc: Any, builder: _Builder) -> str:
     user_id = doc.get("user_id", DEFAULT_USER_ID)
     if not isinstance(user_id, str) or not user_id:
         raise HistoryFormatError(f"{builder.file}: user_id must be a non-empty string")
+    if _SURROGATE_RE.search(user_id):
+        raise HistoryFormatError(
+            f"{builder.file}: user_id is not valid Unicode (lone surrogates)"
+        )
     for si, sess in enumerate(doc["sessions"]):
         where = f"sessions[{si}]"
         if not isinstance(sess, dict):
@@ -307,6 +380,7 @@ def _read_document(doc: Any, builder: _Builder) -> str:
         if not isinstance(sid, str) or not sid:
             builder.problem(f"{where}.session_id", "missing or not a string")
             continue
+        sid = _SURROGATE_RE.sub("\ufffd", sid)
         if sid in builder.sessions:
             builder.problem(f"{where}.session_id", f"duplicate session_id {sid!r}")
             continue
@@ -327,8 +401,10 @@ def _read_lines(text: str, builder: _Builder) -> str:
         if not line.strip():
             continue
         where = f"line {lineno}"
+        if lineno in builder.bad_lines:
+            continue  # reported when the file was decoded
         try:
-            raw = json.loads(line)
+            raw = _loads(line)
         except json.JSONDecodeError as exc:
             builder.problem(where, f"invalid JSON: {exc.msg} at column {exc.colno}")
             continue
@@ -342,7 +418,11 @@ def _read_lines(text: str, builder: _Builder) -> str:
         if not isinstance(sid, str) or not sid:
             builder.problem(f"{where}: session_id", "missing or not a string")
             continue
+        sid = _SURROGATE_RE.sub("\ufffd", sid)
         uid = raw.get("user_id")
+        if isinstance(uid, str) and _SURROGATE_RE.search(uid):
+            builder.problem(f"{where}: user_id", "not valid Unicode (lone surrogates)")
+            continue
         if uid is not None and (not isinstance(uid, str) or not uid):
             builder.problem(f"{where}: user_id", "must be a non-empty string")
             continue
@@ -366,6 +446,119 @@ def _read_lines(text: str, builder: _Builder) -> str:
     return user_id or DEFAULT_USER_ID
 
 
+MAX_ROUND_CHARS = 200_000
+"""A round whose texts (user, assistant, captions, OCR) are longer is skipped
+and reported: no dialogue turn is that long, and extraction time grows with it."""
+MAX_METADATA_DEPTH = 32
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _clean(text: str, fixed: list[str]) -> str:
+    """Text with lone surrogates (invalid Unicode) replaced by U+FFFD."""
+    if _SURROGATE_RE.search(text):
+        fixed.append("text")
+        return _SURROGATE_RE.sub("\ufffd", text)
+    return text
+
+
+def _clean_json(value: Any, fixed: list[str]) -> Any:
+    if isinstance(value, str):
+        return _clean(value, fixed)
+    if isinstance(value, dict):
+        return {_clean(str(k), fixed): _clean_json(v, fixed) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_json(v, fixed) for v in value]
+    return value
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a JSON value, without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, d = stack.pop()
+        deepest = max(deepest, d)
+        if isinstance(item, dict):
+            stack.extend((v, d + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, d + 1) for v in item)
+    return deepest
+
+
+MAX_INT_DIGITS = 1000
+"""Integers longer than this are kept as text (Python refuses to convert more
+than 4,300 digits, and no round needs such a number)."""
+
+
+def _parse_int(digits: str) -> int | str:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        return f"{digits[:20]}... ({len(digits)} digits)"
+    return int(digits)
+
+
+def _loads(text: str) -> Any:
+    """JSON with long integers kept as text, nested up to 10,000 levels.
+
+    Deep nesting is read so that one deeply nested round is reported as that
+    round's problem instead of rejecting the file.
+    """
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except RecursionError:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 10_000))
+        try:
+            return json.loads(text, parse_int=_parse_int)
+        finally:
+            sys.setrecursionlimit(limit)
+
+
+def _decode(data: bytes, builder: _Builder) -> str:
+    """The file's text: UTF-8 (with or without BOM) or UTF-16/32 with a BOM.
+
+    Undecodable bytes do not reject the file: in JSON Lines the line that holds
+    them is reported and skipped; in a JSON document they are replaced (U+FFFD)
+    and reported.
+    """
+    for bom, codec in (
+        (b"\xff\xfe\x00\x00", "utf-32"),
+        (b"\x00\x00\xfe\xff", "utf-32"),
+        (b"\xff\xfe", "utf-16"),
+        (b"\xfe\xff", "utf-16"),
+    ):
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError as exc:
+                raise HistoryFormatError(
+                    f"{builder.file}: not valid {codec.upper()} at byte {exc.start}"
+                ) from None
+    if len(data) >= 4 and data[1:4:2] == b"\x00\x00" and data[0:1] != b"\x00":
+        try:  # UTF-16 LE without a BOM ("{\x00\"\x00")
+            return data.decode("utf-16-le")
+        except UnicodeDecodeError:
+            pass
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    lines = []
+    for lineno, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            builder.problem(
+                f"line {lineno}",
+                f"not valid UTF-8 at byte {exc.start} of the line (in JSON Lines "
+                "the line is skipped; in a JSON document the bytes are replaced)",
+                fatal=False,
+            )
+            lines.append(raw.decode("utf-8", errors="replace"))
+            builder.bad_lines.add(lineno)
+    return "\n".join(lines)
+
+
 def read_history(path: str | Path, *, strict: bool = False) -> HistoryReadResult:
     """Read a history in the shared format (JSON document or JSON Lines).
 
@@ -380,15 +573,16 @@ def read_history(path: str | Path, *, strict: bool = False) -> HistoryReadResult
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HistoryFormatError(f"{file}: cannot read history file: {exc}") from exc
+        data = file.read_bytes()
+    except OSError as exc:
+        raise HistoryFormatError(f"{file}: cannot read history file: {exc}") from None
     builder = _Builder(file)
+    text = _decode(data, builder)
     if file.suffix.lower() in (".jsonl", ".ndjson"):
         user_id = _read_lines(text, builder)
     else:
         try:
-            doc = json.loads(text)
+            doc = _loads(text)
         except RecursionError:
             raise HistoryFormatError(f"{file}: JSON nested too deeply") from None
         except json.JSONDecodeError as exc:

@@ -166,6 +166,12 @@ class Memory:
     ) -> None:
         if not isinstance(user_id, str) or not user_id:
             raise AdaMMError("user_id must be a non-empty string")
+        try:
+            user_id.encode("utf-8")
+        except UnicodeEncodeError:
+            raise AdaMMError(
+                f"user_id {user_id[:40]!r} is not valid Unicode (lone surrogates)"
+            ) from None
         self.config = config or AdaMMConfig()
         chat_model = resolve_chat_model(model) if model is not None else None
         self.extractor: Extractor = extractor or (

@@ -195,7 +195,13 @@ def cast_value(col: Column, value: Any) -> Any:
 
 def _day(value: date) -> tuple[datetime, datetime]:
     start = datetime(value.year, value.month, value.day)
-    return start, start + timedelta(days=1)
+    try:
+        return start, start + timedelta(days=1)
+    except OverflowError:
+        raise ToolInputError(
+            f"The date {value.isoformat()} is out of range; use a date before "
+            "9999-12-31."
+        ) from None
 
 
 def compile_filter(

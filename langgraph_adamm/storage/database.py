@@ -20,7 +20,7 @@ IDENTIFIER_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
 def _lock_holder(message: str) -> str | None:
-    """"PID 8351" from DuckDB's lock conflict message, or None if it is not one."""
+    """The holder ("PID 8351") named by a DuckDB lock conflict, else None."""
     if "lock" not in message.lower():
         return None
     match = re.search(r"PID (\d+)", message)
@@ -139,8 +139,7 @@ class MemoryDatabase:
                     ) from None
                 if on_wait is not None and not told:
                     on_wait(
-                        f"{self.path} is in use by {holder}; waiting up to "
-                        f"{wait:g} s"
+                        f"{self.path} is in use by {holder}; waiting up to {wait:g} s"
                     )
                     told = True
                 time.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
@@ -213,14 +212,27 @@ class MemoryDatabase:
     ) -> duckdb.DuckDBPyConnection:
         """Run one statement under the connection lock."""
         with self._lock:
-            return self.con.execute(sql, params or [])
+            try:
+                return self.con.execute(sql, params or [])
+            except duckdb.ConnectionException as exc:
+                raise self._closed(exc) from None
 
     def fetchall(
         self, sql: str, params: list[Any] | None = None
     ) -> list[tuple[Any, ...]]:
         """Run a query and return all rows."""
         with self._lock:
-            return self.con.execute(sql, params or []).fetchall()
+            try:
+                return self.con.execute(sql, params or []).fetchall()
+            except duckdb.ConnectionException as exc:
+                raise self._closed(exc) from None
+
+    def _closed(self, exc: Exception) -> StorageError:
+        if "closed" in str(exc).lower():
+            return StorageError(
+                f"the memory database {self.path} is closed; open a new Memory"
+            )
+        return StorageError(f"memory database {self.path}: {str(exc)[:200]}")
 
     def ensure_namespace(self, user_id: str) -> str:
         """Create the user's schema for materialized tables if needed."""

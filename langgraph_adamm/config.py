@@ -64,6 +64,10 @@ class AdaMMConfig:
     """Rounds per write transaction during ingestion."""
     max_contributing_rows: int = 20
     """Contributing rows returned with a Compute result (the count is exact)."""
+    max_image_pixels: int = 50_000_000
+    """Images with more pixels are refused (reported per image) before decoding."""
+    image_group_size: int = 16
+    """Images decoded and encoded together during indexing; bounds memory."""
 
     def __post_init__(self) -> None:
         """Reject settings that would make induction meaningless."""

@@ -120,3 +120,27 @@ def test_errors_are_the_librarys_own(tmp_path):
     m.close()
     with pytest.raises(AdaMMError, match="closed"):
         m.compute({"table": t.table_name, "operator": "count"})
+
+
+def test_a_missing_visual_model_is_said_once_in_the_librarys_words(caplog):
+    pytest.importorskip("open_clip")
+    from langgraph_adamm.retrieval import encoders
+
+    with encoders._CACHE_LOCK:
+        encoders._CACHE.clear()
+    encoders._WARNED.discard("visual")
+    with caplog.at_level("DEBUG"):
+        assert encoders.load_visual_encoder() is None  # no weights offline
+    assert not [r for r in caplog.records if r.name == "root"]
+
+
+def test_an_image_over_the_pixel_limit_is_refused_before_decoding(tmp_path):
+    pil = pytest.importorskip("PIL.Image")
+    from langgraph_adamm.config import AdaMMConfig
+    from langgraph_adamm.retrieval.encoders import load_image
+
+    path = tmp_path / "huge.png"
+    pil.new("1", (15000, 11000)).save(path)  # 165 Mpx in a few KB
+    assert path.stat().st_size < 200_000
+    with pytest.raises(AdaMMError, match="15000 x 11000 px, over the"):
+        load_image(path, max_pixels=AdaMMConfig().max_image_pixels)

@@ -298,6 +298,27 @@ class OpenClipEncoder:
         return normalize_rows(np.concatenate(out))
 
 
+class _DropRecords(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.name != "root"
+
+
+@contextmanager
+def _quiet_root_errors() -> Iterator[None]:
+    """Silence what open_clip logs on the root logger while it loads.
+
+    A failed download is logged there ("ERROR:root:Failed to download
+    weights ..."); the library says it once, in its own words (warn_once).
+    """
+    root = logging.getLogger()
+    flt = _DropRecords()
+    root.addFilter(flt)  # records logged on the root logger itself
+    try:
+        yield
+    finally:
+        root.removeFilter(flt)
+
+
 def load_visual_encoder(
     model: str = DEFAULT_VISUAL_MODEL,
     pretrained: str = DEFAULT_VISUAL_PRETRAINED,
@@ -315,9 +336,10 @@ def load_visual_encoder(
         if key in _CACHE:
             return _CACHE[key]
     try:
-        enc = OpenClipEncoder.from_pretrained(
-            model, pretrained, device=device, download=download
-        )
+        with _quiet_root_errors():
+            enc = OpenClipEncoder.from_pretrained(
+                model, pretrained, device=device, download=download
+            )
     except AdaMMError as exc:
         warn_once(
             "visual",
@@ -330,16 +352,29 @@ def load_visual_encoder(
     return enc
 
 
-def load_image(path: str | Path) -> Any:
+def load_image(path: str | Path, *, max_pixels: int | None = None) -> Any:
     """Open an image file for encoding.
 
+    The size is read from the header before anything is decoded, so that an
+    image over ``max_pixels`` (a 20 KB PNG can declare 15000 x 11000) is refused
+    without allocating it.
+
     Raises:
-        AdaMMError: naming the file when it is missing or not a readable image.
+        AdaMMError: naming the file when it is missing, too large or not a
+            readable image.
     """
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(path) as img:
+            width, height = img.size
+            if max_pixels is not None and width * height > max_pixels:
+                raise AdaMMError(
+                    f"image {path} is {width} x {height} px, over the "
+                    f"{max_pixels:,}-pixel limit (AdaMMConfig.max_image_pixels); "
+                    "not decoded"
+                )
+            img.draft("RGB", (1024, 1024))  # JPEG: decode at a reduced scale
             img.load()
             return img.convert("RGB")
     except FileNotFoundError:

@@ -269,17 +269,33 @@ class RetrievalMemory(SearchMixin):
     ) -> dict[tuple[str, str], np.ndarray]:
         if self.visual_encoder is None:
             return {}
+        todo = [
+            (rnd.round_id, img)
+            for _, rnd in batch
+            for img in rnd.images
+            if img.path and not img.problem
+        ]
+        out: dict[tuple[str, str], np.ndarray] = {}
+        group = max(1, self.config.image_group_size)
+        for i in range(0, len(todo), group):  # bounded: decoded images are large
+            out.update(self._embed_image_group(todo[i : i + group], outcome))
+        return out
+
+    def _embed_image_group(
+        self, todo: Sequence[tuple[str, Any]], outcome: IndexOutcome
+    ) -> dict[tuple[str, str], np.ndarray]:
+        assert self.visual_encoder is not None
         loaded: list[tuple[tuple[str, str], Any]] = []
-        for _, rnd in batch:
-            for img in rnd.images:
-                if not img.path or img.problem:
-                    continue
-                try:
-                    loaded.append(((rnd.round_id, img.image_id), load_image(img.path)))
-                except Exception as exc:  # noqa: BLE001 - recorded for this image
-                    outcome.image_problems.append(
-                        (rnd.round_id, img.image_id, str(exc)[:500])
+        for round_id, img in todo:
+            try:
+                loaded.append(
+                    (
+                        (round_id, img.image_id),
+                        load_image(img.path, max_pixels=self.config.max_image_pixels),
                     )
+                )
+            except Exception as exc:  # noqa: BLE001 - recorded for this image
+                outcome.image_problems.append((round_id, img.image_id, str(exc)[:500]))
         if not loaded:
             return {}
         try:

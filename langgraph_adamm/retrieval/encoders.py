@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -366,7 +367,11 @@ def load_image(path: str | Path, *, max_pixels: int | None = None) -> Any:
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as img:
+        with warnings.catch_warnings():
+            # The size is checked here, against max_pixels, with a clear message.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            opened = Image.open(path)
+        with opened as img:
             width, height = img.size
             if max_pixels is not None and width * height > max_pixels:
                 raise AdaMMError(

@@ -67,7 +67,8 @@ def _ingest(args: argparse.Namespace) -> int:
 
 
 def _users(db_path: str) -> list[str]:
-    db = MemoryDatabase(db_path)
+    """The users stored in a database, opened read-only (nothing is written)."""
+    db = MemoryDatabase(db_path, read_only=True)
     try:
         return [
             r[0]
@@ -105,7 +106,17 @@ def print_tables(memory: Memory) -> None:
 def _tables(args: argparse.Namespace) -> int:
     if not Path(args.db).exists():
         raise AdaMMError(f"no memory database at {args.db}; run 'adamm ingest' first")
-    users = [args.user_id] if args.user_id else _users(args.db)
+    stored = _users(args.db)
+    if args.user_id and args.user_id not in stored:
+        print(
+            f"no rounds of user {args.user_id!r} in {args.db} "
+            f"(users there: {', '.join(map(repr, stored)) or 'none'})"
+        )
+        return 0
+    if not stored:
+        print(f"the memory at {args.db} holds no rounds yet; run 'adamm ingest' first")
+        return 0
+    users = [args.user_id] if args.user_id else stored
     out = {}
     for user in users:
         with Memory(args.db, user_id=user, retrieval=False) as memory:
@@ -290,10 +301,31 @@ def _convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def _package_version() -> str:
+    from langgraph_adamm import __version__
+
+    return __version__
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(
         prog="adamm", description="Long-term analytic memory for LangGraph agents."
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {_package_version()}"
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -310,7 +342,11 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument(
         "--retry-failed", action="store_true", help="re-extract failed rounds"
     )
-    ing.add_argument("--batch-size", type=int, help="rounds per transaction")
+    ing.add_argument(
+        "--batch-size",
+        type=_positive_int,
+        help="rounds per transaction (default 500)",
+    )
     ing.add_argument(
         "--wait",
         type=float,

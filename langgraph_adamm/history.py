@@ -2,7 +2,7 @@
 
 A history is a list of sessions; a session is a list of rounds; a round is one
 user-agent exchange with its images and its time (the paper's R = (d, V, τ)). See
-``spec/history-format.md``. The reader reports every bad round with the file, the
+``docs/history-format.md``. The reader reports every bad round with the file, the
 line or JSON path and the field, and keeps the valid rounds.
 """
 
@@ -193,8 +193,13 @@ class _Builder:
             )
             return
         self.round_ids.add(rnd.round_id)
-        for field_path, message in self.notes:
-            self.problem(f"{location}{field_prefix}{field_path}", message, fatal=False)
+        for where_in_round, message in self.notes:
+            where = (
+                f"{location}{field_prefix}{where_in_round}"
+                if where_in_round
+                else location
+            )
+            self.problem(where, message, fatal=False)
         for img in rnd.images:
             if img.problem:
                 self.problem(
@@ -242,7 +247,7 @@ class _Builder:
             if image_id != img.image_id:
                 self.notes.append(
                     (
-                        f"{prefix}images",
+                        "images",
                         f"duplicate image_id {img.image_id[:40]!r} renamed "
                         f"{image_id[:44]!r}",
                     )
@@ -260,13 +265,13 @@ class _Builder:
         )
         if size > MAX_ROUND_CHARS:
             raise _RoundProblem(
-                prefix.rstrip(".") or "round",
+                "",
                 f"round text is {size:,} characters (at most {MAX_ROUND_CHARS:,}); "
                 "round skipped",
             )
         if not (user.strip() or assistant.strip() or images):
             raise _RoundProblem(
-                prefix.rstrip(".") or "round",
+                "",
                 "a round needs at least one of 'user', 'assistant' or an image",
             )
         metadata = raw.get("metadata") or {}
@@ -299,7 +304,7 @@ class _Builder:
         if fixed:
             self.notes.append(
                 (
-                    prefix.rstrip(".") or "round",
+                    "",
                     "invalid text (lone surrogates) replaced with U+FFFD in "
                     + ", ".join(sorted(set(fixed))),
                 )
@@ -362,7 +367,7 @@ def _read_document(doc: Any, builder: _Builder) -> str:
     if not isinstance(doc, dict) or not isinstance(doc.get("sessions"), list):
         raise HistoryFormatError(
             f"{builder.file}: expected a JSON object with a 'sessions' list "
-            "(see spec/history-format.md), or JSON Lines with one round per line"
+            "(see docs/history-format.md), or JSON Lines with one round per line"
         )
     user_id = doc.get("user_id", DEFAULT_USER_ID)
     if not isinstance(user_id, str) or not user_id:

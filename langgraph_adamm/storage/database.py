@@ -108,6 +108,12 @@ class MemoryDatabase:
         self._in_transaction = False
         if not read_only:
             self.migrate()
+        elif self.schema_version() == 0:
+            self.con.close()
+            raise StorageError(
+                f"{self.path} is not a langgraph_adamm memory database (it has no "
+                "adamm tables); nothing was changed"
+            )
         elif self.schema_version() < LATEST_VERSION:
             raise StorageError(
                 f"{self.path} needs migrating; open it once without read_only"

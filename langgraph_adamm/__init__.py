@@ -1,14 +1,15 @@
-"""langgraph_adamm: long-term multimodal memory for LangGraph agents (AdaMM)."""
+"""langgraph_adamm: long-term multimodal memory for LangGraph agents (AdaMM).
 
-from langgraph_adamm.analytic.operators import (
-    ComputeArgs,
-    ComputeResult,
-    FilterArgs,
-    LookupArgs,
-    RankArgs,
-    RowsResult,
-)
-from langgraph_adamm.analytic.predicates import ColumnFilter
+Names are imported on first use (PEP 562), so that ``import langgraph_adamm``
+and the ``adamm`` command start fast; ``from langgraph_adamm import Memory``
+works as usual.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import (
     AdaMMError,
@@ -17,10 +18,51 @@ from langgraph_adamm.errors import (
     StorageError,
     ToolInputError,
 )
-from langgraph_adamm.history import History, Round, Session, read_history
-from langgraph_adamm.memory import IngestReport, Memory
+
+if TYPE_CHECKING:
+    from langgraph_adamm.analytic.operators import (
+        ComputeArgs,
+        ComputeResult,
+        FilterArgs,
+        LookupArgs,
+        RankArgs,
+        RowsResult,
+    )
+    from langgraph_adamm.analytic.predicates import ColumnFilter
+    from langgraph_adamm.history import History, Round, Session, read_history
+    from langgraph_adamm.memory import IngestReport, Memory
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "ComputeArgs": "langgraph_adamm.analytic.operators",
+    "ComputeResult": "langgraph_adamm.analytic.operators",
+    "FilterArgs": "langgraph_adamm.analytic.operators",
+    "LookupArgs": "langgraph_adamm.analytic.operators",
+    "RankArgs": "langgraph_adamm.analytic.operators",
+    "RowsResult": "langgraph_adamm.analytic.operators",
+    "ColumnFilter": "langgraph_adamm.analytic.predicates",
+    "History": "langgraph_adamm.history",
+    "Round": "langgraph_adamm.history",
+    "Session": "langgraph_adamm.history",
+    "read_history": "langgraph_adamm.history",
+    "IngestReport": "langgraph_adamm.memory",
+    "Memory": "langgraph_adamm.memory",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'langgraph_adamm' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "AdaMMConfig",

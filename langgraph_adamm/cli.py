@@ -8,14 +8,16 @@ import math
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langgraph_adamm.analytic.values import convert_units, convertible
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError
-from langgraph_adamm.history import read_history, read_questions
-from langgraph_adamm.memory import IngestReport, Memory
-from langgraph_adamm.storage.database import MemoryDatabase
+
+if TYPE_CHECKING:
+    from langgraph_adamm.memory import Memory
+
+# Heavy modules (DuckDB, LangChain, encoders) are imported by the commands that
+# need them, so that "adamm --help" and argument errors answer at once.
 
 
 def _progress_bar(total_hint: str) -> Any:
@@ -35,6 +37,9 @@ def _progress_bar(total_hint: str) -> Any:
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    from langgraph_adamm.history import read_history
+    from langgraph_adamm.memory import Memory
+
     path = Path(args.file)
     result = read_history(path, strict=args.strict)
     user_id = args.user_id or result.history.user_id
@@ -68,6 +73,8 @@ def _ingest(args: argparse.Namespace) -> int:
 
 def _users(db_path: str) -> list[str]:
     """The users stored in a database, opened read-only (nothing is written)."""
+    from langgraph_adamm.storage.database import MemoryDatabase
+
     db = MemoryDatabase(db_path, read_only=True)
     try:
         return [
@@ -104,6 +111,8 @@ def print_tables(memory: Memory) -> None:
 
 
 def _tables(args: argparse.Namespace) -> int:
+    from langgraph_adamm.memory import Memory
+
     if not Path(args.db).exists():
         raise AdaMMError(f"no memory database at {args.db}; run 'adamm ingest' first")
     stored = _users(args.db)
@@ -132,6 +141,8 @@ def _tables(args: argparse.Namespace) -> int:
 
 def matches_gold(result: dict[str, Any], gold: dict[str, Any]) -> bool:
     """Whether an answer's value equals a gold value (units converted)."""
+    from langgraph_adamm.analytic.values import convert_units, convertible
+
     want, got = gold.get("value"), result.get("value")
     if want is None or got is None:
         return False
@@ -146,6 +157,9 @@ def matches_gold(result: dict[str, Any], gold: dict[str, Any]) -> bool:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from langgraph_adamm.history import read_history, read_questions
+    from langgraph_adamm.memory import Memory
+
     data = resources.files("langgraph_adamm") / "data"
     with resources.as_file(data / "sample_history.json") as hist_path:
         history = read_history(hist_path).history
@@ -156,9 +170,7 @@ def _demo(args: argparse.Namespace) -> int:
         f"{args.db}, offline (rule extraction, no model)."
     )
     with Memory(args.db, user_id=history.user_id) as memory:
-        report: IngestReport = memory.ingest(
-            history, progress=_progress_bar("extracting")
-        )
+        report = memory.ingest(history, progress=_progress_bar("extracting"))
         print(report)
         print_tables(memory)
         print(
@@ -215,6 +227,9 @@ def _ask_user(args: argparse.Namespace) -> str:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    from langgraph_adamm.history import read_questions
+    from langgraph_adamm.memory import Memory
+
     if (args.question is None) == (args.questions is None):
         raise AdaMMError("give either a QUESTION or --questions FILE")
     try:
@@ -432,6 +447,19 @@ def main(argv: list[str] | None = None) -> int:
     except AdaMMError as exc:
         print(f"adamm: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into "head" and closed
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print("adamm: interrupted; committed batches are kept", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the command line shows no traceback
+        print(
+            f"adamm: error: unexpected {type(exc).__name__}: {str(exc)[:300]} "
+            "(please report this)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -192,13 +192,38 @@ class Memory:
         self.analytic = AnalyticMemory(
             self.db, user_id, config=self.config, describer=describer
         )
-        try:
-            self.retrieval = self._open_retrieval(
-                retrieval, text_encoder, visual_encoder, chat_model
-            )
-        except BaseException:
-            self.db.close()
-            raise
+        self._retrieval: RetrievalMemory | None = None
+        self._retrieval_open = False
+        self._retrieval_lock = threading.Lock()
+        self._retrieval_spec = (retrieval, text_encoder, visual_encoder, chat_model)
+        named = text_encoder is None or isinstance(text_encoder, str)
+        if retrieval is False or not named:
+            # Nothing to load (off, or encoders given as objects): open now, so
+            # that a mismatch with the stored encoders is reported at once.
+            try:
+                self.retrieval = self._open_retrieval(*self._retrieval_spec)
+            except BaseException:
+                self.db.close()
+                raise
+
+    @property
+    def retrieval(self) -> RetrievalMemory | None:
+        """The retrieval memory, or None when it is off.
+
+        Encoders named by string (the default MiniLM, SigLIP) load on first
+        use, so that opening a Memory for analytic calls costs no model load.
+        """
+        if not self._retrieval_open:
+            with self._retrieval_lock:
+                if not self._retrieval_open:
+                    self._retrieval = self._open_retrieval(*self._retrieval_spec)
+                    self._retrieval_open = True
+        return self._retrieval
+
+    @retrieval.setter
+    def retrieval(self, value: RetrievalMemory | None) -> None:
+        self._retrieval = value
+        self._retrieval_open = True
 
     def _open_retrieval(
         self,

@@ -144,3 +144,18 @@ def test_an_image_over_the_pixel_limit_is_refused_before_decoding(tmp_path):
     assert path.stat().st_size < 200_000
     with pytest.raises(AdaMMError, match="15000 x 11000 px, over the"):
         load_image(path, max_pixels=AdaMMConfig().max_image_pixels)
+
+
+def test_opening_a_memory_loads_no_model_until_retrieval_is_used(tmp_path):
+    pytest.importorskip("sentence_transformers")
+    from langgraph_adamm.history import history_from_dict
+
+    path = tmp_path / "m.duckdb"
+    with Memory(path, user_id="u", retrieval=False) as m:
+        m.ingest(history_from_dict(doc(VALID)))
+    with Memory(path, user_id="u") as m:
+        assert m.describe_tables() and m.compute(
+            {"table": m.tables[0].table_name, "operator": "count"}
+        ).value == 12
+        assert m._retrieval_open is False  # analytic calls loaded no encoder
+        assert m.retrieval is not None and m._retrieval_open is True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -40,8 +41,13 @@ def _ingest(args: argparse.Namespace) -> int:
     from langgraph_adamm.history import read_history
     from langgraph_adamm.memory import Memory
 
-    path = Path(args.file)
-    result = read_history(path, strict=args.strict)
+    if args.file == "-":
+        result = _read_stdin(args)
+    else:
+        path = Path(args.file)
+        if not path.is_file():
+            raise AdaMMError(f"{args.file}: no such history file")
+        result = read_history(path, strict=args.strict)
     user_id = args.user_id or result.history.user_id
     config = AdaMMConfig(ingest_batch_size=args.batch_size or 500)
     visual: Any = "default"
@@ -66,9 +72,42 @@ def _ingest(args: argparse.Namespace) -> int:
             index_progress=None if args.quiet else _progress_bar("indexing"),
         )
         report.problems.extend(result.problems)
-        print(f"user: {user_id}  database: {args.db}")
-        print(report)
+        if args.json:
+            print(json.dumps(_report_json(report, user_id, args.db), indent=1))
+        else:
+            print(f"user: {user_id}  database: {args.db}")
+            print(report)
     return 0
+
+
+def _read_stdin(args: argparse.Namespace) -> Any:
+    """A history read from standard input ("-"): JSON, or JSON Lines."""
+    import tempfile
+
+    from langgraph_adamm.history import read_history
+
+    data = sys.stdin.buffer.read()
+    if not data.strip():
+        raise AdaMMError("no history on standard input")
+    stripped = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    first_line = stripped.split(b"\n", 1)[0].strip()
+    suffix = ".jsonl"
+    try:
+        json.loads(first_line)
+    except ValueError:
+        suffix = ".json"  # a document spread over several lines
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"stdin{suffix}"
+        path.write_bytes(data)
+        return read_history(path, strict=args.strict)
+
+
+def _report_json(report: Any, user_id: str, db: str) -> dict[str, Any]:
+    """An ingest report as JSON (``adamm ingest --json``)."""
+    out = dataclasses.asdict(report)
+    out["problems"] = [str(p) for p in report.problems]
+    out["user_id"], out["database"] = user_id, db
+    return out
 
 
 def _users(db_path: str) -> list[str]:
@@ -290,9 +329,20 @@ def _text_encoder(name: str | None) -> Any:
     return SentenceTransformerEncoder(name or DEFAULT_TEXT_MODEL)
 
 
+def _scenario_dir(path: str) -> Path:
+    """A folder of Mem-Gallery scenario files, checked before any model loads."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise AdaMMError(f"{path}: no such folder")
+    if not any(folder.glob("*.json")):
+        raise AdaMMError(f"{path}: no Mem-Gallery scenario files (*.json) in it")
+    return folder
+
+
 def _eval(args: argparse.Namespace) -> int:
     from langgraph_adamm.evaluation import mem_gallery
 
+    _scenario_dir(args.dir)
     methods = args.methods or ["adamm", "adamm_events", "flat", "langgraph_store"]
     result = mem_gallery.evaluate(
         args.dir,
@@ -311,6 +361,7 @@ def _eval(args: argparse.Namespace) -> int:
 def _convert(args: argparse.Namespace) -> int:
     from langgraph_adamm.evaluation import mem_gallery
 
+    _scenario_dir(args.dir)
     for path in mem_gallery.convert(args.dir, args.out):
         print(path)
     return 0
@@ -345,14 +396,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     ing = sub.add_parser("ingest", help="ingest a history file (JSON or JSON Lines)")
-    ing.add_argument("file")
+    ing.add_argument(
+        "file",
+        help="the history (JSON or JSON Lines, docs/history-format.md); - reads stdin",
+    )
     ing.add_argument("--db", required=True, help="memory database file (DuckDB)")
     ing.add_argument(
         "--model", help="chat model, e.g. openai:gpt-4.1-nano (default: offline rules)"
     )
     ing.add_argument("--user-id", help="namespace (default: the history's user_id)")
     ing.add_argument(
-        "--strict", action="store_true", help="stop at the first bad round"
+        "--strict",
+        action="store_true",
+        help="refuse the whole file when any round is bad: report every problem "
+        "and ingest nothing (default: report bad rounds and ingest the rest)",
     )
     ing.add_argument(
         "--retry-failed", action="store_true", help="re-extract failed rounds"
@@ -372,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ing.add_argument("--quiet", action="store_true", help="no progress bar")
     ing.add_argument(
+        "--json", action="store_true", help="print the report as one JSON object"
+    )
+    ing.add_argument(
         "--no-retrieval",
         action="store_true",
         help="analytic memory only (no embeddings)",
@@ -389,31 +449,36 @@ def build_parser() -> argparse.ArgumentParser:
     tab = sub.add_parser(
         "tables", help="list induced tables with columns and row counts"
     )
-    tab.add_argument("--db", required=True)
+    tab.add_argument("--db", required=True, help="memory database file (DuckDB)")
     tab.add_argument("--user-id", help="one namespace (default: all)")
-    tab.add_argument("--json", action="store_true")
+    tab.add_argument(
+        "--json", action="store_true", help="print {user: [table, ...]} as JSON"
+    )
     tab.set_defaults(func=_tables)
 
     ev = sub.add_parser("eval", help="retrieval evaluation on a benchmark")
-    ev.add_argument("benchmark", choices=["mem-gallery"])
+    ev.add_argument("benchmark", choices=["mem-gallery"], help="benchmark format")
     ev.add_argument("dir", help="folder of scenario files")
-    ev.add_argument("--k", type=int, default=10)
+    ev.add_argument(
+        "--k", type=_positive_int, default=10, help="rounds retrieved per question"
+    )
     ev.add_argument("--json", action="store_true", help="print one JSON object")
     ev.add_argument(
         "--methods",
         nargs="+",
         choices=["adamm", "adamm_events", "flat", "langgraph_store"],
+        help="retrieval methods to score (default: all)",
     )
     ev.add_argument("--text-model", help="sentence-transformers model (default MiniLM)")
-    ev.add_argument("--quiet", action="store_true")
+    ev.add_argument("--quiet", action="store_true", help="no progress lines")
     ev.set_defaults(func=_eval)
 
     conv = sub.add_parser(
         "convert", help="convert benchmark files to the history format"
     )
-    conv.add_argument("benchmark", choices=["mem-gallery"])
-    conv.add_argument("dir")
-    conv.add_argument("out")
+    conv.add_argument("benchmark", choices=["mem-gallery"], help="benchmark format")
+    conv.add_argument("dir", help="folder of scenario files")
+    conv.add_argument("out", help="folder to write histories and questions into")
     conv.set_defaults(func=_convert)
 
     ask = sub.add_parser("ask", help="answer a question (or a questions file)")
@@ -434,7 +499,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo", help="ingest the bundled sample and answer its questions"
     )
-    demo.add_argument("--db", default="adamm_demo.duckdb")
+    demo.add_argument(
+        "--db", default="adamm_demo.duckdb", help="memory database file to create/use"
+    )
     demo.set_defaults(func=_demo)
     return parser
 

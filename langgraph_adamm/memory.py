@@ -125,6 +125,23 @@ class IngestReport:
         return "\n".join(lines)
 
 
+def _counter(
+    progress: ProgressCallback | None, total: int
+) -> Callable[[], None] | None:
+    """A per-round callback that reports (done, total) to ``progress``."""
+    if progress is None:
+        return None
+    done = [0]
+    if total:
+        progress(0, total)  # the total is known before the first round
+
+    def tick() -> None:
+        done[0] += 1
+        progress(done[0], total)
+
+    return tick
+
+
 def _tell_waiting(message: str) -> None:
     logging.getLogger(__name__).warning(message)
 
@@ -320,18 +337,30 @@ class Memory:
         size = self.config.ingest_batch_size
         return [pending[i : i + size] for i in range(0, len(pending), size)]
 
-    def extract_batch(self, batch: list[tuple[int, Round]]) -> list[Extracted]:
-        """Stage 2: observations of each round (a failure is kept as the error)."""
+    def extract_batch(
+        self,
+        batch: list[tuple[int, Round]],
+        on_round: Callable[[], None] | None = None,
+    ) -> list[Extracted]:
+        """Stage 2: observations of each round (a failure is kept as the error).
+
+        ``on_round`` is called after each round (progress from the first round).
+        """
         results: list[Extracted] = []
         for order, rnd in batch:
             try:
                 results.append((order, rnd, self.extractor.extract(rnd)))
             except Exception as exc:  # noqa: BLE001 - recorded against the round
                 results.append((order, rnd, exc))
+            if on_round is not None:
+                on_round()
         return results
 
     async def aextract_batch(
-        self, batch: list[tuple[int, Round]], concurrency: int = 8
+        self,
+        batch: list[tuple[int, Round]],
+        concurrency: int = 8,
+        on_round: Callable[[], None] | None = None,
     ) -> list[Extracted]:
         """Async :meth:`extract_batch`: extraction calls run concurrently."""
         gate = asyncio.Semaphore(max(1, concurrency))
@@ -339,9 +368,12 @@ class Memory:
         async def run(order: int, rnd: Round) -> Extracted:
             async with gate:
                 try:
-                    return order, rnd, await self.extractor.aextract(rnd)
+                    out: Extracted = (order, rnd, await self.extractor.aextract(rnd))
                 except Exception as exc:  # noqa: BLE001 - recorded against the round
-                    return order, rnd, exc
+                    out = (order, rnd, exc)
+                if on_round is not None:
+                    on_round()
+                return out
 
         return list(await asyncio.gather(*(run(o, r) for o, r in batch)))
 
@@ -383,12 +415,9 @@ class Memory:
         with self.db.ingest_lock:
             report = self.store_history(history, strict=strict)
             batches = self.pending_batches(retry_failed)
-            total, done = sum(len(b) for b in batches), 0
+            tick = _counter(progress, sum(len(b) for b in batches))
             for batch in batches:
-                self.apply_extracted(self.extract_batch(batch), report)
-                done += len(batch)
-                if progress:
-                    progress(done, total)
+                self.apply_extracted(self.extract_batch(batch, tick), report)
             self.index_pending(report, index_progress)
             report.tables = len(self.analytic.tables)
             return report
@@ -412,13 +441,10 @@ class Memory:
         try:
             report = await asyncio.to_thread(self.store_history, history, strict=strict)
             batches = await asyncio.to_thread(self.pending_batches, retry_failed)
-            total, done = sum(len(b) for b in batches), 0
+            tick = _counter(progress, sum(len(b) for b in batches))
             for batch in batches:
-                results = await self.aextract_batch(batch, concurrency)
+                results = await self.aextract_batch(batch, concurrency, tick)
                 await asyncio.to_thread(self.apply_extracted, results, report)
-                done += len(batch)
-                if progress:
-                    progress(done, total)
             await asyncio.to_thread(self.index_pending, report, index_progress)
             report.tables = len(self.analytic.tables)
             return report

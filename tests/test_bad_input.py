@@ -154,8 +154,10 @@ def test_opening_a_memory_loads_no_model_until_retrieval_is_used(tmp_path):
     with Memory(path, user_id="u", retrieval=False) as m:
         m.ingest(history_from_dict(doc(VALID)))
     with Memory(path, user_id="u") as m:
-        assert m.describe_tables() and m.compute(
-            {"table": m.tables[0].table_name, "operator": "count"}
-        ).value == 12
+        assert (
+            m.describe_tables()
+            and m.compute({"table": m.tables[0].table_name, "operator": "count"}).value
+            == 12
+        )
         assert m._retrieval_open is False  # analytic calls loaded no encoder
         assert m.retrieval is not None and m._retrieval_open is True

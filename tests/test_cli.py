@@ -45,7 +45,7 @@ def test_errors_exit_2(tmp_path, capsys):
         main(["ingest", str(tmp_path / "none.json"), "--db", str(tmp_path / "m.db")])
         == 2
     )
-    assert "cannot read" in capsys.readouterr().err
+    assert "no such history file" in capsys.readouterr().err
     assert main(["tables", "--db", str(tmp_path / "absent.duckdb")]) == 2
     hist, _ = generate(days=2).write(tmp_path)
     assert main(["ingest", str(hist), "--db", "/nonexistent/dir/m.db", "--quiet"]) == 2
@@ -188,3 +188,52 @@ def test_a_second_process_waits_for_the_writer(tmp_path, capsys):
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_ingest_from_stdin_with_a_json_report(tmp_path):
+    import subprocess
+    import sys
+
+    rounds = [
+        {"session_id": "S1", "user": f"Sleep: {7 + i % 2} h, Score: {80 + i}"}
+        for i in range(5)
+    ]
+    data = "\n".join(json.dumps(r) for r in rounds)
+    db = str(tmp_path / "m.duckdb")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "langgraph_adamm.cli",
+            "ingest",
+            "-",
+            "--db",
+            db,
+            "--quiet",
+            "--no-retrieval",
+            "--json",
+        ],
+        input=data,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["rounds_new"] == 5 and report["problems"] == []
+    assert "Traceback" not in out.stderr
+
+
+def test_wrong_paths_fail_before_any_model_loads(tmp_path, capsys):
+    assert main(["eval", "mem-gallery", str(tmp_path / "nope")]) == 2
+    assert (
+        main(["convert", "mem-gallery", str(tmp_path / "nope"), str(tmp_path / "out")])
+        == 2
+    )
+    assert not (tmp_path / "out").exists()
+    assert (
+        main(["ingest", str(tmp_path / "absent.json"), "--db", str(tmp_path / "m.db")])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert err.count("adamm: error:") == 3 and "no such" in err

@@ -161,3 +161,26 @@ def test_opening_a_memory_loads_no_model_until_retrieval_is_used(tmp_path):
         )
         assert m._retrieval_open is False  # analytic calls loaded no encoder
         assert m.retrieval is not None and m._retrieval_open is True
+
+
+def test_a_damaged_database_is_reported_as_such(tmp_path):
+    from langgraph_adamm.cli import main
+    from langgraph_adamm.history import history_from_dict
+
+    path = tmp_path / "m.duckdb"
+    rounds = [
+        {"user": f"Sleep: {7 + i % 3} h, Score: {i}, Note: {'x' * 200}"}
+        for i in range(3000)
+    ]
+    with Memory(path, user_id="u", retrieval=False) as m:
+        m.ingest(history_from_dict(doc(rounds)))
+    size = path.stat().st_size
+    with open(path, "r+b") as f:  # scribble over the middle third
+        for off in range(size // 3, 2 * size // 3, 4096):
+            f.seek(off + 100)
+            f.write(b"\xde\xad\xbe\xef" * 64)
+    assert main(["tables", "--db", str(path)]) == 2
+    with pytest.raises(AdaMMError):
+        with Memory(path, user_id="u", retrieval=False) as m:
+            m.describe_tables()
+            m.ingest(history_from_dict(doc(VALID)))

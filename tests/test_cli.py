@@ -237,3 +237,48 @@ def test_wrong_paths_fail_before_any_model_loads(tmp_path, capsys):
     )
     err = capsys.readouterr().err
     assert err.count("adamm: error:") == 3 and "no such" in err
+
+
+def test_read_only_commands_leave_other_databases_alone(tmp_path, capsys):
+    import duckdb
+
+    other = str(tmp_path / "other.duckdb")
+    con = duckdb.connect(other)
+    con.execute("CREATE TABLE t (x INTEGER)")
+    con.close()
+    assert main(["tables", "--db", other]) == 2
+    assert "not a langgraph_adamm memory database" in capsys.readouterr().err
+    con = duckdb.connect(other)
+    names = [
+        r[0]
+        for r in con.execute(
+            "SELECT table_name FROM information_schema.tables"
+        ).fetchall()
+    ]
+    con.close()
+    assert names == ["t"]  # nothing was created
+
+
+def test_empty_results_say_so(tmp_path, capsys):
+    db = str(tmp_path / "m.duckdb")
+    from langgraph_adamm import Memory
+
+    Memory(db, user_id="u", retrieval=False).close()  # an empty adamm memory
+    assert main(["tables", "--db", db]) == 0
+    assert "holds no rounds yet" in capsys.readouterr().out
+    hist, _ = generate(days=3).write(tmp_path)
+    assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
+    capsys.readouterr()
+    assert main(["tables", "--db", db, "--user-id", "nobody"]) == 0
+    assert "no rounds of user 'nobody'" in capsys.readouterr().out
+
+
+def test_version_and_argument_errors(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("adamm 0.")
+    for bad in ("0", "-1", "x"):
+        with pytest.raises(SystemExit) as done:
+            main(["ingest", "h.json", "--db", "m.db", "--batch-size", bad])
+        assert done.value.code == 2
+        assert "--batch-size" in capsys.readouterr().err

@@ -19,6 +19,10 @@ from langgraph_adamm.storage.migrations import LATEST_VERSION, MIGRATIONS
 IDENTIFIER_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
+_PASS_THROUGH = (duckdb.ConversionException, duckdb.OutOfRangeException)
+"""Errors a tool call's values cause; the operators turn them into ToolInputError."""
+
+
 def _lock_holder(message: str) -> str | None:
     """The holder ("PID 8351") named by a DuckDB lock conflict, else None."""
     if "lock" not in message.lower():
@@ -201,15 +205,18 @@ class MemoryDatabase:
             if self._in_transaction:
                 yield self.con
                 return
-            self.con.execute("BEGIN TRANSACTION")
+            self.execute("BEGIN TRANSACTION")
             self._in_transaction = True
             try:
                 yield self.con
             except BaseException:
-                self.con.execute("ROLLBACK")
+                try:
+                    self.con.execute("ROLLBACK")
+                except duckdb.Error:
+                    pass  # the original error says what went wrong
                 raise
             else:
-                self.con.execute("COMMIT")
+                self.execute("COMMIT")
             finally:
                 self._in_transaction = False
 
@@ -220,7 +227,9 @@ class MemoryDatabase:
         with self._lock:
             try:
                 return self.con.execute(sql, params or [])
-            except duckdb.ConnectionException as exc:
+            except _PASS_THROUGH:
+                raise
+            except duckdb.Error as exc:
                 raise self._closed(exc) from None
 
     def fetchall(
@@ -230,15 +239,24 @@ class MemoryDatabase:
         with self._lock:
             try:
                 return self.con.execute(sql, params or []).fetchall()
-            except duckdb.ConnectionException as exc:
+            except _PASS_THROUGH:
+                raise
+            except duckdb.Error as exc:
                 raise self._closed(exc) from None
 
     def _closed(self, exc: Exception) -> StorageError:
-        if "closed" in str(exc).lower():
+        """The library's error for a failed statement, naming the database."""
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if isinstance(exc, duckdb.ConnectionException) and "closed" in message.lower():
             return StorageError(
                 f"the memory database {self.path} is closed; open a new Memory"
             )
-        return StorageError(f"memory database {self.path}: {str(exc)[:200]}")
+        if "corrupt" in message.lower() or "checksum" in message.lower():
+            return StorageError(
+                f"the memory database {self.path} is damaged ({message[:160]}); "
+                "restore it from a copy, or re-ingest the histories into a new file"
+            )
+        return StorageError(f"memory database {self.path}: {message[:240]}")
 
     def ensure_namespace(self, user_id: str) -> str:
         """Create the user's schema for materialized tables if needed."""

@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tools/bench_ingest.py --mode both
 	$(BIN)/python tools/bench_exact.py --seeds 2000-2039
+	$(BIN)/python tools/bench_startup.py
 	$(BIN)/python tools/bench_operators.py
 	$(BIN)/python tools/bench_retrieval.py
 	$(BIN)/python tools/bench_query.py --seeds 3001 3002 3003 3004 3005

@@ -184,3 +184,17 @@ def test_a_damaged_database_is_reported_as_such(tmp_path):
         with Memory(path, user_id="u", retrieval=False) as m:
             m.describe_tables()
             m.ingest(history_from_dict(doc(VALID)))
+
+
+def test_progress_starts_before_the_first_round_and_counts_each_round():
+    from langgraph_adamm.config import AdaMMConfig
+    from langgraph_adamm.history import history_from_dict
+
+    calls: list[tuple[int, int]] = []
+    cfg = AdaMMConfig(ingest_batch_size=500)
+    with Memory(":memory:", user_id="u", retrieval=False, config=cfg) as m:
+        m.ingest(
+            history_from_dict(doc(VALID)), progress=lambda d, t: calls.append((d, t))
+        )
+    assert calls[0] == (0, 12)  # the total is known before any round
+    assert calls[1:] == [(i, 12) for i in range(1, 13)]  # not only per batch

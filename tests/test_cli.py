@@ -117,20 +117,18 @@ def test_ask_bad_input_still_prints_json(tmp_path, capsys):
     assert main(["ask", "--db", db]) == 2
 
 
+def write_history(tmp_path, rounds):
+    """A one-session history file of user "u"."""
+    hist = tmp_path / "h.json"
+    session = {"session_id": "S1", "date": "2026-03-01", "rounds": rounds}
+    hist.write_text(json.dumps({"user_id": "u", "sessions": [session]}))
+    return hist
+
+
 def test_tables_report_values_that_did_not_fit(tmp_path, capsys):
     rounds = [{"user": f"Sleep: {v} h, mood: ok"} for v in (7, 7.5, 8, 6.5)]
     rounds.append({"user": "Sleep: 4500, mood: ok"})
-    hist = tmp_path / "h.json"
-    hist.write_text(
-        json.dumps(
-            {
-                "user_id": "u",
-                "sessions": [
-                    {"session_id": "S1", "date": "2026-03-01", "rounds": rounds}
-                ],
-            }
-        )
-    )
+    hist = write_history(tmp_path, rounds)
     db = str(tmp_path / "m.duckdb")
     assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
     capsys.readouterr()
@@ -148,18 +146,8 @@ def test_a_second_process_waits_for_the_writer(tmp_path, capsys):
     import sys
     import time
 
-    hist = tmp_path / "h.json"
     rounds = [{"user": f"Sleep: {7 + i % 2} h, Score: {80 + i}"} for i in range(6)]
-    hist.write_text(
-        json.dumps(
-            {
-                "user_id": "u",
-                "sessions": [
-                    {"session_id": "S1", "date": "2026-03-01", "rounds": rounds}
-                ],
-            }
-        )
-    )
+    hist = write_history(tmp_path, rounds)
     db = str(tmp_path / "m.duckdb")
     holder = subprocess.Popen(
         [

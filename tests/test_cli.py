@@ -270,3 +270,38 @@ def test_version_and_argument_errors(capsys):
             main(["ingest", "h.json", "--db", "m.db", "--batch-size", bad])
         assert done.value.code == 2
         assert "--batch-size" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ingest", "absent.json", "--db", "m.duckdb"],
+        ["ingest", "h.json", "--db", "m.duckdb", "--batch-size", "-1"],
+        ["tables", "--db", "other.duckdb"],
+        ["tables", "--db", "absent.duckdb"],
+        ["convert", "mem-gallery", "nope", "out"],
+        ["eval", "mem-gallery", "nope"],
+        ["ask", "how much did I sleep?", "--db", "absent.duckdb"],
+    ],
+)
+def test_the_command_line_never_shows_a_traceback(tmp_path, argv):
+    import subprocess
+    import sys
+
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "other.duckdb"))
+    con.execute("CREATE TABLE t (x INTEGER)")
+    con.close()
+    (tmp_path / "h.json").write_text("{}")
+    out = subprocess.run(
+        [sys.executable, "-m", "langgraph_adamm.cli", *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert "error:" in out.stderr
+    assert not (tmp_path / "out").exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.config import AdaMMConfig
-from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.errors import AdaMMError, StorageError
 
 if TYPE_CHECKING:
     from langgraph_adamm.memory import Memory
@@ -93,9 +93,12 @@ def _read_stdin(args: argparse.Namespace) -> Any:
     first_line = stripped.split(b"\n", 1)[0].strip()
     suffix = ".jsonl"
     try:
-        json.loads(first_line)
+        first = json.loads(first_line)
     except ValueError:
         suffix = ".json"  # a document spread over several lines
+    else:
+        if isinstance(first, dict) and "sessions" in first:
+            suffix = ".json"  # a whole document on one line (jq -c)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"stdin{suffix}"
         path.write_bytes(data)
@@ -111,10 +114,20 @@ def _report_json(report: Any, user_id: str, db: str) -> dict[str, Any]:
 
 
 def _users(db_path: str) -> list[str]:
-    """The users stored in a database, opened read-only (nothing is written)."""
+    """The users stored in a database, opened read-only (nothing is written).
+
+    A memory written by an older version is migrated first (opened for writing
+    once); a database that is not an adamm memory is refused unchanged.
+    """
     from langgraph_adamm.storage.database import MemoryDatabase
 
-    db = MemoryDatabase(db_path, read_only=True)
+    try:
+        db = MemoryDatabase(db_path, read_only=True)
+    except StorageError as exc:
+        if "needs migrating" not in str(exc):
+            raise
+        MemoryDatabase(db_path).close()
+        db = MemoryDatabase(db_path, read_only=True)
     try:
         return [
             r[0]

@@ -402,7 +402,10 @@ def _read_document(doc: Any, builder: _Builder) -> str:
 
 def _read_lines(text: str, builder: _Builder) -> str:
     user_id: str | None = None
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    # Split on "\n" only, as the decoder counts lines: U+2028 and friends are
+    # text inside a round, not line breaks.
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         where = f"line {lineno}"

@@ -437,7 +437,12 @@ class Memory:
         Like :meth:`ingest`, one ingestion runs at a time per database; others
         wait (without blocking the event loop).
         """
-        await asyncio.to_thread(self.db.ingest_lock.acquire)
+        # Wait without holding a worker thread, so that queued tasks neither
+        # exhaust the executor nor leak the lock when cancelled.
+        delay = 0.005
+        while not self.db.ingest_lock.acquire(blocking=False):
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
         try:
             report = await asyncio.to_thread(self.store_history, history, strict=strict)
             batches = await asyncio.to_thread(self.pending_batches, retry_failed)

@@ -124,3 +124,24 @@ def test_threads_and_tasks_ingest_like_one_after_another():
         assert without_order(snapshot(m)) == without_order(expected_tables)
         again = m.ingest(history_from_dict(hs[0]))
         assert again.rounds_new == 0 and again.rounds_processed == 0
+
+
+def test_many_queued_tasks_neither_exhaust_threads_nor_leak_the_lock():
+    from concurrent.futures import ThreadPoolExecutor
+
+    hs = histories()
+
+    async def main(m):
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=3))
+        tasks = [asyncio.create_task(m.aingest(history_from_dict(h))) for h in hs]
+        tasks[-1].cancel()  # a cancelled waiter must not keep the lock
+        done = await asyncio.wait_for(
+            asyncio.gather(*tasks, return_exceptions=True), timeout=120
+        )
+        return done
+
+    with memory() as m:
+        results = asyncio.run(main(m))
+        assert sum(not isinstance(r, BaseException) for r in results) >= 7
+        assert not m.db.ingest_lock.locked()

@@ -386,3 +386,36 @@ def test_json_arrays_and_tables_are_several_records():
         assert res.row_count == 7 and math.isclose(
             res.value, 4.5 + 12 + 4.5 + 12 + 3.1 + 4.5 + 12
         )
+
+
+# -- found in review -----------------------------------------------------------
+def test_temperatures_in_two_scales_average_in_one():
+    temps = ["37.1 °C", "36.8 °C", "98.6 °F", "37.0", "36.9 °C", "37.2 °C"]
+    rounds = [{"user": f"Temp: {v}, Pulse: 60"} for v in temps]
+    with Memory(":memory:", user_id="u", retrieval=False) as m:
+        m.ingest(history(rounds))
+        res = compute(m, "avg", "temp", "temp")
+        assert res.unit == "degC" and math.isclose(res.value, 37.0, rel_tol=1e-9)
+        hotter = compute(m, "max", "temp - 36", "temp")
+        assert math.isclose(hotter.value, 1.2, rel_tol=1e-9)
+
+
+def test_a_thousands_comma_among_prices_with_cents_stays_thousands():
+    rounds = [
+        {"user": f"Amount: {v}, Merchant: Cafe"}
+        for v in ["$4.50", "$12.00", "$3.25", "$8.75", "$1,500"]
+    ]
+    with Memory(":memory:", user_id="u", retrieval=False) as m:
+        m.ingest(history(rounds))
+        assert compute(m, "max", "amount", "amount").value == 1500
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [("9am", None), ("10:45 PM", None), ("1st", None), ("20 units", "units")],
+)
+def test_everyday_words_are_not_exotic_units(text, unit):
+    from langgraph_adamm.analytic.values import parse_value
+
+    v = parse_value(text)
+    assert v.unit in (unit, None) and v.unit not in ("am", "pm", "st", "µnit")

@@ -37,7 +37,7 @@ from langgraph_adamm.analytic.tables import (
     Column,
     TableSchema,
 )
-from langgraph_adamm.analytic.units import convert_units
+from langgraph_adamm.analytic.units import affine
 from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.storage.database import quote_ident
 
@@ -200,12 +200,12 @@ class _Query:
         unit = expression_unit(tree, target_units)
 
         def column_sql(n: str) -> str:
-            factor = convert_units(1.0, stored[n], target_units[n])
+            a, b = affine(stored[n], target_units[n])
             cast = f"CAST({quote_ident(cols[n].name)} AS DOUBLE)"
-            if factor == 1.0:
+            if (a, b) == (1.0, 0.0):
                 return cast
-            params.append(factor)  # bound, in the order the SQL reads it
-            return f"({cast} * CAST(? AS DOUBLE))"
+            params.extend([a, b])  # bound, in the order the SQL reads them
+            return f"({cast} * CAST(? AS DOUBLE) + CAST(? AS DOUBLE))"
 
         sql = compile_expression(tree, column_sql, params)
         return _Target(sql, params, "DOUBLE", None, unit)

@@ -17,7 +17,12 @@ from typing import Any
 
 from langgraph_adamm.analytic.describe import OfflineDescriber, TableDescriber
 from langgraph_adamm.analytic.extraction.base import Extracted, Observation
-from langgraph_adamm.analytic.materialize import KEY_SEP, MaterializerMixin, Row
+from langgraph_adamm.analytic.materialize import (
+    KEY_SEP,
+    MaterializerMixin,
+    Row,
+    membership,
+)
 from langgraph_adamm.analytic.mining import (
     Pattern,
     PatternCounts,
@@ -419,28 +424,11 @@ class AnalyticMemory(MaterializerMixin):
         current_order = max((r[2] for r in records), default=None)
         pattern_of = {sid: p for p, sid in self._ids.items()}
         # New and grown schemas take part in everyone's membership rule.
-        pending = {
-            sid: TableSchema(self.user_id, sid, "", "", pattern_of[sid], ())
-            for sid in changed
-            if sid not in self._tables
-        }
-        self._tables.update(pending)
-        for sid in changed:
-            if sid in self._tables and sid not in pending:
-                t = self._tables[sid]
-                self._tables[sid] = TableSchema(
-                    t.user_id,
-                    sid,
-                    t.table_name,
-                    t.description,
-                    pattern_of[sid],
-                    t.columns,
-                    t.version,
-                    t.created_order,
-                )
-        after = self._membership()
-        for sid in pending:
-            del self._tables[sid]
+        after = membership(
+            {sid: (p, self._components.get(sid, ())) for sid, p in pattern_of.items()},
+            self.counts,
+            self.config.all_confidence_threshold,
+        )
         for sid, kind in sorted(changed.items()):
             table = self._materialize(
                 sid,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -16,6 +16,7 @@ from langgraph_adamm.analytic.units import (
     convertible,
     dimension,
     everyday_units,
+    has_offset,
 )
 
 SqlType = Literal["DOUBLE", "BIGINT", "TIMESTAMP", "BOOLEAN", "VARCHAR"]
@@ -117,6 +118,7 @@ _TIME_OF_DAY_RE = re.compile(
     r"_at$|^at_"
 )
 _SLEEP_NAME_RE = re.compile(r"sleep|nap|deep|rem|light|awake|bed|fast|shift|work")
+_COMMA_DECIMAL_RE = re.compile(r"\d,\d{1,2}(?!\d)|\d\.\d{3},\d")
 _BAND = 4.0
 """A bare number is read in the column's unit when, so read, it lies within
 this factor of the range of the values written with a unit (checked only in
@@ -172,12 +174,16 @@ class ColumnStats:
     ambiguous: dict[tuple[str, str], tuple[_Stats, _Stats]] = field(
         default_factory=dict
     )
+    comma_decimals: int = 0
+    """Values written with an unmistakable decimal comma ("6,8", "1.234,56")."""
     """Numbers with an ambiguous separator, per (unit or "" for bare, separator):
     (as read, the other reading)."""
 
     def add(self, obs: Observation) -> None:
         """Count one observed value."""
         v = obs.value
+        if v.number is not None and _COMMA_DECIMAL_RE.search(v.text):
+            self.comma_decimals += 1
         hms = v.kind == "clock" and v.text.count(":") == 2
         self.kinds["number" if hms else v.kind] += 1
         if v.number is None:
@@ -329,11 +335,12 @@ def ambiguous_separator(text: str) -> str:
 def _alt_reading(stats: ColumnStats) -> str:
     """The separators that read the other way: "", ".", "," or ".,".
 
-    "14.854" read the other way is 14854. For each separator, the reading
-    whose typical value is nearer that of the column's unambiguous numbers of
-    the same unit wins; with nothing to compare,
-    numbers read as written (a dot is a decimal point, a comma groups
-    thousands).
+    "14.854" read the other way is 14854. A dot reads as thousands only in a
+    column whose unambiguous numbers are all whole (steps, calories), and a
+    comma as a decimal only in a column that writes unmistakable decimal commas;
+    then the reading whose typical value is nearer the column's unambiguous
+    numbers of the same unit wins. Otherwise numbers read as written (a dot is a
+    decimal point, a comma groups thousands).
     """
     out = ""
     for sep in ".,":
@@ -348,6 +355,10 @@ def _votes(stats: ColumnStats, sep: str) -> float:
         if s != sep:
             continue
         plain = stats.units.get(unit) if unit else stats.bare
+        if sep == "." and (plain is None or not plain.whole):
+            continue  # "14.854" is 14854 only among whole numbers (steps, kcal)
+        if sep == "," and not stats.comma_decimals:
+            continue  # "1,500" is 1.5 only where the column writes decimal commas
         ref, a, b = (
             plain.mean_log() if plain else None,
             read.mean_log(),
@@ -369,7 +380,7 @@ def _resolved(stats: ColumnStats, alt: str) -> ColumnStats:
             units[unit] = _merge(units.get(unit), chosen)
         else:
             bare = _merge(bare, chosen)
-    return ColumnStats(stats.kinds, units, bare, stats.clocks, {})
+    return ColumnStats(stats.kinds, units, bare, stats.clocks, {}, stats.comma_decimals)
 
 
 def _bare_reading(
@@ -388,6 +399,10 @@ def _bare_reading(
     if not positives or bare_log is None:
         return None
     written = sum(st.n for st in in_dim.values())
+    if any(has_offset(u) for u in in_dim):
+        # Temperatures: no magnitude to compare on a ratio scale; a bare
+        # reading takes the column's unit (and the plausible range decides).
+        return unit
     reference = (
         sum(
             st.sum_log + st.positive * math.log(convert_units(1.0, u, unit))
@@ -458,17 +473,6 @@ def _merge(a: _Stats | None, b: _Stats) -> _Stats:
     out.low, out.high = min(a.low, b.low), max(a.high, b.high)
     out.whole, out.big = a.whole and b.whole, a.big or b.big
     return out
-
-
-def infer_column_type(
-    observations: Sequence[Observation], fraction: float, name: str = ""
-) -> tuple[SqlType, str | None]:
-    """The SQL type and unit of a column from its observed values."""
-    stats = ColumnStats()
-    for o in observations:
-        stats.add(o)
-    decision = decide_column(stats, fraction, name)
-    return decision.sql_type, decision.unit
 
 
 def cell(decision: ColumnDecision, obs: Observation) -> tuple[Any, str | None]:
@@ -555,11 +559,6 @@ def _bare_unit_for(number: float, decision: ColumnDecision) -> str | None:
         if low <= convert_units(number, unit, decision.unit) <= high:
             return unit
     return decision.bare_unit  # outside the range: reported by the caller
-
-
-def cell_value(column: Column, obs: Observation) -> Any:
-    """An observation cast to its column's type; None when it does not fit."""
-    return cell(column.decision, obs)[0]
 
 
 def sample_values(values: Iterable[Any], limit: int = 3) -> tuple[str, ...]:

@@ -86,8 +86,29 @@ _PINT_NAMES = {"degC": "degree_Celsius", "degF": "degree_Fahrenheit", "wk": "wee
 # Tokens pint would read as units but people mean otherwise ("a" is a year to
 # pint, "at" an atmosphere, "pc" a parsec, "t" a tonne, "in" an inch).
 _NOT_UNITS = frozenset(
-    "a at in pc t c b e x p k n u v q r or on as is it of to by an".split()
+    """a at in pc t c b e x p k n u v q r or on as is it of to by an am pm st nd
+    rd th unit units shot shots yr yrs pt pts""".split()
 )
+_EVERYDAY_DIMENSIONS = frozenset(
+    {
+        "[time]",
+        "[mass]",
+        "[length]",
+        "[length] ** 3",
+        "[length] ** 2",
+        "[temperature]",
+        "[mass] * [length] ** 2 / [time] ** 2",
+        "[mass] / [length] / [time] ** 2",
+        "[length] / [time]",
+        "[substance] / [length] ** 3",
+        "[mass] / [length] ** 3",
+        "1 / [time]",
+        "[mass] * [length] ** 2 / [time] ** 3",
+    }
+)
+"""Dimensions a unit pint reads must have (time, mass, length, volume, area,
+temperature, energy, pressure, speed, concentrations, rates, power): "9am" is
+not attometres and "1st" is not a stone."""
 
 
 @lru_cache(maxsize=1)
@@ -133,10 +154,13 @@ def canonical_unit(token: str | None) -> str | None:
         unit = registry().parse_units(text)
     except Exception:  # noqa: BLE001 - pint raises several kinds; none is a unit
         return None
-    if unit.dimensionless:
+    if unit.dimensionless or str(unit.dimensionality) not in _EVERYDAY_DIMENSIONS:
         return None
     short = f"{unit:~}".replace(" ", "")
-    return _SHORT_OVERRIDES.get(short, short)
+    short = _SHORT_OVERRIDES.get(short, short)
+    if _ALIASES.get(short.lower(), short) != short:
+        return str(unit).replace(" ", "")  # "pt" is points here; a pint stays "pint"
+    return short
 
 
 @lru_cache(maxsize=1024)
@@ -178,6 +202,19 @@ def _factor(from_unit: str, to_unit: str) -> tuple[float, bool]:
     if offset:
         return math.nan, True
     return float(reg.Quantity(1.0, src).to(dst).magnitude), False
+
+
+def has_offset(symbol: str | None) -> bool:
+    """Whether converting the unit adds an offset (°C, °F), not only a factor."""
+    return symbol in ("degC", "degF")
+
+
+def affine(from_unit: str | None, to_unit: str | None) -> tuple[float, float]:
+    """(a, b) with to = a * from + b; (1, 0) for no conversion."""
+    if from_unit == to_unit or from_unit is None or to_unit is None:
+        return 1.0, 0.0
+    zero = convert_units(0.0, from_unit, to_unit)
+    return convert_units(1.0, from_unit, to_unit) - zero, zero
 
 
 def convertible(from_unit: str | None, to_unit: str | None) -> bool:

@@ -102,6 +102,7 @@ _RATIO_RE = re.compile(
     r"(?:\s*(?P<unit>pts|points))?$",
     re.IGNORECASE,
 )
+_AMPM_RE = re.compile(r"\d\s*[ap]\.?m\.?$", re.IGNORECASE)
 _FRACTIONS = {"½": ".5", "¼": ".25", "¾": ".75"}
 _FRACTION_RE = re.compile(r"(\d+)?\s?([½¼¾])")
 _PAIR_RE = re.compile(
@@ -213,8 +214,6 @@ def normalize_attribute(name: str) -> tuple[str, str | None]:
 
 
 _SUFFIX_UNITS = {
-    "min": "min",
-    "mins": "min",
     "minutes": "min",
     "h": "h",
     "hours": "h",
@@ -236,12 +235,21 @@ _SUFFIX_UNITS = {
     "bpm": "bpm",
     "ml": "mL",
     "mmol_l": "mmol/L",
+    "min_km": "min/km",
+    "min_mi": "min/mi",
     "mg_dl": "mg/dL",
     "mmhg": "mmHg",
 }
 """Units a field name states in its last word ("distance_km", "Active minutes",
 "water_ml"). Ambiguous endings are left out: "hr" is a heart rate as often as
-an hour, "m" a metre or a minute."""
+an hour, "m" a metre or a minute; "min" is minutes only after an activity
+("Active min", not "HR min")."""
+
+
+_ACTIVITY_NAME_RE = re.compile(
+    r"active|move|moving|exercise|workout|meditat|sleep|time|session|walk|run|"
+    r"ride|swim|zone|nap|screen|study|read|practice|train|yoga|cardio"
+)
 
 
 def _suffix_unit(name: str) -> str | None:
@@ -253,6 +261,9 @@ def _suffix_unit(name: str) -> str | None:
     two = "_".join(parts[-2:])
     if two in _SUFFIX_UNITS and len(parts) > 2:
         return _SUFFIX_UNITS[two]
+    if parts[-1] in ("min", "mins"):
+        # "Active min" is minutes, "HR min" a minimum: only activity-like names.
+        return "min" if _ACTIVITY_NAME_RE.search("_".join(parts[:-1])) else None
     return _SUFFIX_UNITS.get(parts[-1])
 
 
@@ -304,6 +315,8 @@ def _unit_of(token: str | None, currency: str | None) -> tuple[str | None, bool]
         return cur, True
     if token.lower() in _NO_UNIT_WORDS:
         return cur, True
+    if token.lower() in ("st", "nd", "rd", "th"):
+        return None, False  # "1st", "3rd": ordinals, not quantities
     unit = canonical_unit(token)
     if unit is None:
         if cur is None and re.fullmatch(r"[A-Za-z]{1,12}", token):
@@ -523,6 +536,10 @@ def _parse_text(text: str) -> ParsedValue | None:
     lowered = text.lower()
     if lowered in _BOOLEANS:
         return ParsedValue("boolean", text, boolean=_BOOLEANS[lowered])
+    if _AMPM_RE.search(text):  # "9am", "10:45 PM": a time of day, before numbers
+        clock = _clock(text)
+        if clock is not None:
+            return ParsedValue("text", f"{clock[0]:02d}:{clock[1]:02d}")
     for parser in (parse_number_text, _parse_duration):
         parsed = parser(text)
         if parsed is not None:

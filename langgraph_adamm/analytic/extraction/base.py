@@ -17,6 +17,9 @@ from langgraph_adamm.history import Round
 _DURATION_NAME_RE = re.compile(
     r"duration|time|elapsed|sleep|nap|meditat|workout|session|minutes|active"
 )
+_LENGTH_NAME_RE = re.compile(
+    r"distance|length|elevation|height|depth|climb|altitude|swim|run|walk|ride"
+)
 SourceKind = Literal["user", "assistant", "caption", "ocr", "metadata"]
 
 SOURCE_PRIORITY: dict[str, int] = {
@@ -75,7 +78,11 @@ def make_observation(
     if not name:
         return None
     value = parse_value(raw_value)
-    if value.unit == "m" and _DURATION_NAME_RE.search(name):
+    if (
+        value.unit == "m"
+        and _DURATION_NAME_RE.search(name)
+        and not _LENGTH_NAME_RE.search(name)
+    ):
         value = replace(value, unit="min")  # "duration=54m" is minutes
     unit = value.unit or name_unit or unit_hint
     if unit != value.unit and value.number is not None:

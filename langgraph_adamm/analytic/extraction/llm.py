@@ -7,6 +7,7 @@ import logging
 import math
 import re
 from dataclasses import replace
+from itertools import islice
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -85,6 +86,7 @@ def _source_text(round_: Round, source: SourceKind, image_id: str | None) -> str
     return None
 
 
+_WORD_RE = re.compile(r"\S+")
 _NUMBER_START_RE = re.compile(r"(?<![\w.,])[-+−~≈$€£¥]?\s?\d|PT\d", re.IGNORECASE)
 
 
@@ -141,9 +143,9 @@ def _numbers_in(text: str, value: ParsedValue) -> list[tuple[int, int]]:
     wanted = _readings(value)
     spans = []
     for m in _NUMBER_START_RE.finditer(text):
-        words = list(re.finditer(r"\S+", text[m.start() :]))[:4]
+        words = list(islice(_WORD_RE.finditer(text, m.start()), 4))
         for n in range(len(words), 0, -1):
-            end = m.start() + words[n - 1].end()
+            end = words[n - 1].end()
             piece = text[m.start() : end].rstrip(".,;:)")
             parsed = parse_value(piece)
             if parsed.number is None:

@@ -52,6 +52,7 @@ _DATE_WORDS = frozenset(
     afternoon last this""".split()
 )
 _MAX_VALUE = 120
+_AMPM_TIME_RE = re.compile(r"^\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?$", re.IGNORECASE)
 _MISSING = frozenset({"", "-", "–", "—", "n/a", "na", "none", "null", "nil", "?"})
 _COUNTED = frozenset({"steps", "pts", "reps"})
 """Units that name what they count: "9.4k steps" is a value of ``steps``."""
@@ -129,6 +130,8 @@ def _is_value(text: str) -> bool:
     if not text or len(text) > _MAX_VALUE:
         return False
     parsed = parse_value(text)
+    if parsed.kind == "text" and _AMPM_TIME_RE.search(text):
+        return True  # "10:45 PM" is a time of day, read whole
     return parsed.kind != "text" or parsed.unit is not None  # "120/80 mmHg"
 
 

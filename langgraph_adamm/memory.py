@@ -233,7 +233,16 @@ class Memory:
         if not self._retrieval_open:
             with self._retrieval_lock:
                 if not self._retrieval_open:
-                    self._retrieval = self._open_retrieval(*self._retrieval_spec)
+                    try:
+                        self._retrieval = self._open_retrieval(*self._retrieval_spec)
+                    except AdaMMError:
+                        raise
+                    except Exception as exc:  # a model folder, torch, faiss...
+                        raise AdaMMError(
+                            f"cannot open retrieval memory: {type(exc).__name__}: "
+                            f"{str(exc)[:300]}; open the Memory with retrieval=False "
+                            "for analytic calls only"
+                        ) from exc
                     self._retrieval_open = True
         return self._retrieval
 

@@ -26,8 +26,8 @@ COUNT_UNITS = {None, "steps", "pts", "reps"}
 KNOWN_MISSES: dict[str, str] = {
     **dict.fromkeys(
         "chat-001 chat-003 chat-004 chat-005 chat-007 chat-008 chat-009 chat-015 "
-        "chat-016 chat-018 chat-019 chat-020 chat-021 chat-026 chat-027 chat-029 "
-        "lab-025 score-019 score-021 score-023".split(),
+        "chat-016 chat-018 chat-019 chat-021 chat-026 chat-027 chat-029 "
+        "lab-025 score-019 score-023".split(),
         "free prose: the label is a verb or implied (slept, ran, spent ... at ...),"
         " the LLM extractor's job",
     ),

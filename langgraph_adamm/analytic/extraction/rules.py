@@ -52,6 +52,7 @@ _DATE_WORDS = frozenset(
     afternoon last this""".split()
 )
 _MAX_VALUE = 120
+_WORD_RE = re.compile(r"\S+")
 _AMPM_TIME_RE = re.compile(r"^\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?$", re.IGNORECASE)
 _MISSING = frozenset({"", "-", "–", "—", "n/a", "na", "none", "null", "nil", "?"})
 _COUNTED = frozenset({"steps", "pts", "reps"})
@@ -451,6 +452,20 @@ def _key_value_pairs(
             continue
         if not value or len(value) > _MAX_VALUE:
             continue
+        if not _is_value(value) and _VALUE_START_RE.match(value):
+            words = list(_WORD_RE.finditer(value))
+            end = _value_end(words, 0, value)
+            if end is not None and end < len(words):
+                # "Total: $48.82 Paid with Visa", "Weight: 72 kg after breakfast":
+                # the key keeps the value it starts with; the rest is read anew.
+                cut = words[end - 1].end()
+                start = offset + key_starts[idx]
+                at = clause.find(value, sep + 1)
+                piece = value[:cut].rstrip(",;.")
+                yield key, piece, (start, offset + at + len(piece))
+                rest = value[cut:]
+                yield from _find_label_values(rest, offset + at + cut)
+                continue
         if parse_value(value).kind == "text":
             head = re.split(r",(?!\d)\s*", value, maxsplit=1)
             if (

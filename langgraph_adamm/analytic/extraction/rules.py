@@ -453,12 +453,12 @@ def _key_value_pairs(
         if not value or len(value) > _MAX_VALUE:
             continue
         if not _is_value(value) and _VALUE_START_RE.match(value):
-            words = list(_WORD_RE.finditer(value))
-            end = _value_end(words, 0, value)
-            if end is not None and end < len(words):
+            spans = list(_WORD_RE.finditer(value))
+            end = _value_end(spans, 0, value)
+            if end is not None and end < len(spans):
                 # "Total: $48.82 Paid with Visa", "Weight: 72 kg after breakfast":
                 # the key keeps the value it starts with; the rest is read anew.
-                cut = words[end - 1].end()
+                cut = spans[end - 1].end()
                 start = offset + key_starts[idx]
                 at = clause.find(value, sep + 1)
                 piece = value[:cut].rstrip(",;.")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph_adamm.analytic.units import dimension, multiply_dimensions
+from langgraph_adamm.analytic.units import dimension, product_unit
 from langgraph_adamm.errors import ToolInputError
 
 MAX_EXPRESSION_LENGTH = 300
@@ -213,8 +213,7 @@ def _unit(node: Expr, units: dict[str, str | None]) -> tuple[str | None, bool]:
                 "different things."
             )
         return left or right, False
-    unit, _ok = multiply_dimensions(left, right, node.op)
-    return unit, False
+    return product_unit(left, right, node.op), False
 
 
 def common_units(units: dict[str, str | None]) -> dict[str, str | None]:

@@ -180,11 +180,6 @@ def dimension(symbol: str | None) -> str | None:
         return f"[{symbol}]"
 
 
-def is_dimensioned(symbol: str | None) -> bool:
-    """Whether the unit has a physical or monetary dimension (not a bare count)."""
-    return symbol is not None
-
-
 @lru_cache(maxsize=4096)
 def _factor(from_unit: str, to_unit: str) -> tuple[float, bool]:
     """(multiplier, offset?) converting from_unit into to_unit."""
@@ -273,28 +268,22 @@ def everyday_units(dim: str | None) -> tuple[str, ...]:
     return EVERYDAY_UNITS.get(str(dim), ())
 
 
-def multiply_dimensions(
-    left: str | None, right: str | None, op: str
-) -> tuple[str | None, bool]:
-    """The unit of ``left op right`` and whether the operation is meaningful.
+def product_unit(left: str | None, right: str | None, op: str) -> str | None:
+    """The unit of ``left * right`` or ``left / right``.
 
-    ``+``/``-`` need one dimension (the left unit is kept); ``*`` and ``/`` make
-    a compound unit, and a quotient of one dimension is dimensionless (None).
+    A quotient of one dimension is dimensionless (None); other products and
+    quotients make a compound unit (``km/min``). Sums are checked by the caller.
     """
-    if op in "+-":
-        if left is None or right is None:
-            return left or right, True
-        return left, dimension(left) == dimension(right)
     if op == "/":
         if (
             left is not None
             and right is not None
             and dimension(left) == dimension(right)
         ):
-            return None, True
+            return None
         if right is None:
-            return left, True
-        return (f"{left}/{right}" if left else f"1/{right}"), True
+            return left
+        return f"{left}/{right}" if left else f"1/{right}"
     if left is None or right is None:
-        return left or right, True
-    return f"{left}*{right}", True
+        return left or right
+    return f"{left}*{right}"

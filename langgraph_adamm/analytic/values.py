@@ -20,7 +20,6 @@ from langgraph_adamm.analytic.units import (
     canonical_unit,
     convert_units,
     convertible,
-    is_dimensioned,
 )
 
 __all__ = [
@@ -29,7 +28,6 @@ __all__ = [
     "canonical_unit",
     "convert_units",
     "convertible",
-    "is_dimensioned",
     "normalize_attribute",
     "parse_date_text",
     "parse_number_text",

@@ -22,7 +22,6 @@ from langgraph_adamm.analytic.values import (
     canonical_unit,
     convert_units,
     convertible,
-    is_dimensioned,
     parse_value,
 )
 from langgraph_adamm.planning.context import (
@@ -410,9 +409,8 @@ def _unit_hint(q: _Question, col: ColumnCard) -> float:
     hinted += [_HOW_DIMENSION[w] for w in q.how if w in _HOW_DIMENSION]
     for w in hinted:
         unit = _unit_of(w)
-        if unit is not None and (unit == col.unit or convertible(unit, col.unit)):
-            if unit == col.unit or (is_dimensioned(unit) and is_dimensioned(col.unit)):
-                return 0.6
+        if unit is not None and convertible(unit, col.unit):
+            return 0.6
     return 0.0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.config import AdaMMConfig, ForestConfig
 from langgraph_adamm.errors import (
     AdaMMError,
     ExtractionError,
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         RowsResult,
     )
     from langgraph_adamm.analytic.predicates import ColumnFilter
+    from langgraph_adamm.forest import ForestReranker, ForestResult, forest_rerank
     from langgraph_adamm.history import History, Round, Session, read_history
     from langgraph_adamm.memory import IngestReport, Memory
 
@@ -42,6 +43,9 @@ _LAZY = {
     "RankArgs": "langgraph_adamm.analytic.operators",
     "RowsResult": "langgraph_adamm.analytic.operators",
     "ColumnFilter": "langgraph_adamm.analytic.predicates",
+    "ForestReranker": "langgraph_adamm.forest",
+    "ForestResult": "langgraph_adamm.forest",
+    "forest_rerank": "langgraph_adamm.forest",
     "History": "langgraph_adamm.history",
     "Round": "langgraph_adamm.history",
     "Session": "langgraph_adamm.history",
@@ -72,6 +76,9 @@ __all__ = [
     "ComputeResult",
     "ExtractionError",
     "FilterArgs",
+    "ForestConfig",
+    "ForestReranker",
+    "ForestResult",
     "History",
     "HistoryFormatError",
     "IngestReport",
@@ -83,5 +90,6 @@ __all__ = [
     "Session",
     "StorageError",
     "ToolInputError",
+    "forest_rerank",
     "read_history",
 ]

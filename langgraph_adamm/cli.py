@@ -363,6 +363,8 @@ def _eval(args: argparse.Namespace) -> int:
         encoder=_text_encoder(args.text_model),
         methods=methods,
         log=None if args.quiet else mem_gallery.stderr_log,
+        rerank=args.rerank,
+        model=args.model,
     )
     if args.json:
         print(json.dumps(result, indent=1))
@@ -481,6 +483,17 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         choices=["adamm", "adamm_events", "flat", "langgraph_store"],
         help="retrieval methods to score (default: all)",
+    )
+    ev.add_argument(
+        "--rerank",
+        choices=["forest"],
+        help="also score the evidence forest over the hierarchy (method "
+        "adamm+forest; offline: the fixed-edge variant)",
+    )
+    ev.add_argument(
+        "--model",
+        help="chat model for the forest's verifiers, as provider:model "
+        "(default: none, the offline fixed-edge variant)",
     )
     ev.add_argument("--text-model", help="sentence-transformers model (default MiniLM)")
     ev.add_argument("--quiet", action="store_true", help="no progress lines")

@@ -2,7 +2,51 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ForestConfig:
+    """The evidence forest's parameters (GraphMemix; the authors' release values).
+
+    Not tuned on any benchmark here: the release's values are used as they are.
+    """
+
+    seeds: int = 24
+    """L: memories taken from retrieval as seeds."""
+    pool: int = 48
+    """M: candidates at most (seeds plus their 1-hop neighbours)."""
+    knn: int = 8
+    """k of the mutual-kNN semantic relation (it only widens the pool)."""
+    retrieval_depth: int = 100
+    """Memories scored by retrieval; a neighbour outside them gets the lowest
+    retrieved score minus 0.01."""
+    anchors: int = 10
+    """ECV anchors: the first candidates in retrieval order."""
+    explicit_similarity: float = 0.99
+    """Similarity of an explicit relation (same round, consecutive turn)."""
+    reader_budget: int = 10
+    """K: memories the solver may select (the reader's budget)."""
+    lam: float = 0.1
+    """λ: weight of edge costs."""
+    kappa_prop: float = 0.2
+    """κ_prop: component cost of the fixed-cardinality proposal stage."""
+    kappa: float = 0.12
+    """κ: component cost of the exact refinement stage."""
+    reliability_ceiling: float = 0.99
+    """Highest edge reliability (r = ceiling · incremental / 5)."""
+    utility_a: float = 4.054056
+    utility_b: float = 0.225380
+    utility_c: float = -3.711336
+    """Node utility u = σ(a·s + b·v + c), s the retrieval score, v ∈ [0, 5]."""
+    snippet_chars: int = 420
+    ocr_chars: int = 120
+    attempts: int = 3
+    """Verifier calls per question and verifier before falling back."""
+    offline: bool = False
+    """Rerank without a model (v = 0, explicit edges at fixed reliability 0.99).
+    Off by default: on the Mem-Gallery dev split this fixed-edge variant lost
+    to the hierarchy alone (BENCHMARKS.md, "Evidence forest")."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +89,11 @@ class AdaMMConfig:
     event_window: int = 1
     """EventLocate returns each event with this many neighbours on each side
     (within its session)."""
+    turn_views: bool = False
+    """Also embed each turn of a two-turn round on its own (views ``turn:user`` and
+    ``turn:assistant``): the evidence forest then works on single turns, as
+    GraphMemix does. Off by default: it roughly doubles the text encoded per
+    dialogue round. Event search never uses these views."""
     episode_context_weight: float = 0.2
     """Hierarchical round retrieval blends an event's score with its episode's
     score by this weight (fixed a priori, not tuned on any benchmark)."""
@@ -56,6 +105,9 @@ class AdaMMConfig:
     k_episodes: int = 5
     max_steps: int = 3
     shared_budget: int = 10
+
+    forest: ForestConfig = field(default_factory=ForestConfig)
+    """The optional evidence-forest rerank stage."""
 
     # Extraction and ingestion.
     extraction_retries: int = 3

@@ -199,21 +199,45 @@ def evaluate(
     encoder: TextEncoder,
     methods: Sequence[str] = ("adamm", "adamm_events", "flat", "langgraph_store"),
     log: Callable[[str], None] | None = None,
+    rerank: str | None = None,
+    model: Any = None,
 ) -> dict[str, Any]:
     """Ingest each scenario into its own memory and score every method.
 
     Returns ``{"k": K, "questions": N, "methods": {NAME: {"overall": {...},
     "by_type": {TYPE: {...}}}}}`` with precision, recall and hit averaged over
     the questions that have clue rounds (AR excluded).
+
+    With ``rerank="forest"`` the memories also index single turns (GraphMemix's
+    granularity; event scores do not change) and two methods are added:
+    ``adamm_memories``, the rounds of the top-K memories by multi-view score
+    (the forest's source ranking, no forest), and ``adamm+forest``, the
+    evidence forest's selected memories mapped to their rounds. With
+    no ``model`` it is the offline fixed-edge variant. ``result["forest"]`` then
+    holds its diagnostics: solver time per question, memories and edges
+    selected, and the share of gold evidence rounds that are Direct (in the
+    rounds of the top-K retrieved memories), Recoverable (not Direct but in the
+    candidate pool) or No access (GraphMemix Table 4).
     """
+    from langgraph_adamm.config import AdaMMConfig, ForestConfig
     from langgraph_adamm.memory import Memory
 
+    if rerank not in (None, "forest"):
+        raise ValueError(f"unknown rerank {rerank!r} (known: forest)")
     files = sorted(Path(directory).glob("*.json"))
     if not files:
         raise HistoryFormatError(f"{directory}: no Mem-Gallery scenario files (*.json)")
+    all_methods = list(methods) + (["adamm_memories", "adamm+forest"] if rerank else [])
     per: dict[str, dict[str, list[dict[str, float]]]] = {
-        m: defaultdict(list) for m in methods
+        m: defaultdict(list) for m in all_methods
     }
+    forest_stats: dict[str, list[float]] = defaultdict(list)
+    access: dict[str, int] = {"direct": 0, "recoverable": 0, "no_access": 0}
+    config = (
+        AdaMMConfig(turn_views=True, forest=ForestConfig(offline=True))
+        if rerank
+        else AdaMMConfig()
+    )
     total = 0
     for file in files:
         history, questions = load_scenario(file)
@@ -222,6 +246,7 @@ def evaluate(
             user_id=history.user_id,
             text_encoder=encoder,
             visual_encoder=None,
+            config=config,
         ) as memory:
             memory.ingest(history)
             assert memory.retrieval is not None
@@ -242,11 +267,45 @@ def evaluate(
             scored = [
                 q for q in questions if q.type not in EXCLUDED_TYPES and q.evidence
             ]
+            reranker = None
+            if rerank:
+                from langgraph_adamm.forest import ForestReranker
+
+                reranker = ForestReranker(memory, model=model)
             for q in scored:
                 text = query_text(q)
                 for name, retrieve in retrievers.items():
                     m = retrieval_metrics(retrieve(text, k), q.evidence, k)
                     per[name][q.type or "?"].append(m)
+                if reranker is not None:
+                    caption = q.extra.get("question_image_caption")
+                    result = reranker.rerank(
+                        text,
+                        question_type=q.type,
+                        question_image_captions=[caption] if caption else [],
+                    )
+                    got = result.round_ids()
+                    per["adamm_memories"][q.type or "?"].append(
+                        retrieval_metrics(source_rounds(result, k), q.evidence, k)
+                    )
+                    per["adamm+forest"][q.type or "?"].append(
+                        retrieval_metrics(got, q.evidence, k)
+                    )
+                    forest_stats["solver_ms"].append(result.solver_ms)
+                    forest_stats["selected"].append(len(result.selected))
+                    forest_stats["rounds"].append(len(got))
+                    forest_stats["edges"].append(len(result.edges))
+                    forest_stats["candidates"].append(result.candidates)
+                    forest_stats["mode:" + result.mode].append(1)
+                    direct = set(source_rounds(result, k))
+                    pool = set(result.pool_round_ids)
+                    for gold in set(q.evidence):
+                        if gold in direct:
+                            access["direct"] += 1
+                        elif gold in pool:
+                            access["recoverable"] += 1
+                        else:
+                            access["no_access"] += 1
             total += len(scored)
             if log:
                 log(f"{file.stem}: {history.round_count} rounds, {len(scored)} scored")
@@ -267,7 +326,49 @@ def evaluate(
                 for t, ms in sorted(by_type.items())
             },
         }
+    if rerank:
+        out["forest"] = forest_summary(forest_stats, access)
     return out
+
+
+def source_rounds(result: Any, k: int) -> list[str]:
+    """Rounds of the top-k memories of the forest's retrieval ranking."""
+    return list(dict.fromkeys(result.retrieval_rounds[:k]))
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def forest_summary(
+    stats: dict[str, list[float]], access: dict[str, int]
+) -> dict[str, Any]:
+    """Solver time, selection sizes and evidence access of the forest runs."""
+    gold = sum(access.values())
+    return {
+        "modes": {
+            key.partition(":")[2]: len(v)
+            for key, v in stats.items()
+            if key.startswith("mode:")
+        },
+        "solver_ms": {
+            "median": statistics.median(stats["solver_ms"])
+            if stats["solver_ms"]
+            else 0.0,
+            "p95": _percentile(stats["solver_ms"], 0.95),
+        },
+        "mean_selected_memories": _mean(stats["selected"]),
+        "mean_selected_rounds": _mean(stats["rounds"]),
+        "mean_edges": _mean(stats["edges"]),
+        "mean_candidates": _mean(stats["candidates"]),
+        "evidence_access": {
+            "gold_rounds": gold,
+            **{key: (n / gold if gold else 0.0) for key, n in access.items()},
+        },
+    }
 
 
 def format_table(result: dict[str, Any]) -> str:

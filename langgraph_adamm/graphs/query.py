@@ -50,12 +50,15 @@ from langgraph_adamm.tools.calls import (
 )
 
 if TYPE_CHECKING:
+    from langgraph_adamm.forest import ForestReranker
     from langgraph_adamm.memory import Memory
 
 logger = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 4000
 Rerank = Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
 """An optional rerank stage: (question, executed steps) -> steps."""
+FOREST = "forest"
+"""``rerank="forest"``: the evidence forest (GraphMemix) over retrieval results."""
 
 
 def _configurable(config: RunnableConfig | None) -> dict[str, Any]:
@@ -91,7 +94,7 @@ class _QueryNodes:
         self,
         memory: Memory | None,
         model: Any,
-        rerank: Rerank | None,
+        rerank: Rerank | str | None,
         *,
         analytic: bool,
         retrieval: bool,
@@ -110,6 +113,7 @@ class _QueryNodes:
         self.prompts = prompts
         self.max_attempts = max_attempts
         self._embeds: dict[int, CachedEmbed] = {}
+        self._forests: OrderedDict[int, tuple[Memory, ForestReranker]] = OrderedDict()
         self._contexts: OrderedDict[tuple[Any, ...], PlanningContext] = OrderedDict()
 
     # -- helpers -------------------------------------------------------------------
@@ -470,14 +474,42 @@ class _QueryNodes:
         """After the context: a failure goes straight to the reader."""
         return "read" if state.get("failure") else "plan"
 
-    def rerank(self, state: QueryState) -> dict[str, Any]:
+    def _forest(self, mem: Memory) -> ForestReranker:
+        """One forest reranker per memory object (its catalogue is reused)."""
+        from langgraph_adamm.forest import ForestReranker
+
+        entry = self._forests.get(id(mem))
+        if entry is None or entry[0] is not mem:
+            entry = (mem, ForestReranker(mem, model=self.model))
+            self._forests[id(mem)] = entry
+            while len(self._forests) > 16:
+                self._forests.popitem(last=False)
+        return entry[1]
+
+    def rerank(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
         """The optional rerank stage over the executed steps."""
         assert self.rerank_stage is not None
+        notes = list(state.get("notes") or [])
+        steps = list(state["steps"])
         try:
-            return {"steps": self.rerank_stage(state["question"], list(state["steps"]))}
+            if self.rerank_stage == FOREST:
+                from langgraph_adamm.forest.rerank import OFFLINE_OFF_NOTE
+
+                mem = self._mem(state, config)
+                if mem.retrieval is None or not any(
+                    (s.get("result") or {}).get("units") for s in steps
+                ):
+                    return {}
+                forest = self._forest(mem)
+                if not forest.active:
+                    return {"notes": notes + [OFFLINE_OFF_NOTE]}
+                steps, more = forest.rerank_steps(state["question"], steps)
+                return {"steps": steps, "notes": notes + more}
+            assert callable(self.rerank_stage)
+            return {"steps": self.rerank_stage(state["question"], steps)}
         except Exception as exc:  # noqa: BLE001 - the steps stand as they are
             logger.exception("rerank failed")
-            return {"notes": list(state.get("notes") or []) + [f"rerank failed: {exc}"]}
+            return {"notes": notes + [f"rerank failed: {exc}"]}
 
     def read(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
         """The answer from the question, the plan and the tool outputs."""
@@ -539,7 +571,7 @@ def create_query_graph(
     memory: Memory | None = None,
     *,
     model: Any = None,
-    rerank: Rerank | None = None,
+    rerank: Rerank | str | None = None,
     analytic: bool = True,
     retrieval: bool = True,
     planning_context: bool = True,
@@ -555,8 +587,11 @@ def create_query_graph(
         model: A LangChain chat model or ``provider:model`` string for the
             planner, instantiation and reader; None: offline rule planner and
             template reader. Defaults to the memory's own model.
-        rerank: An optional stage over the executed steps before reading (the
-            evidence-forest reranker plugs in here).
+        rerank: An optional stage over the executed steps before reading:
+            ``"forest"`` for the evidence forest (GraphMemix; its verifiers
+            use ``model``; with no model it is off unless the memory's
+            ``config.forest.offline`` is set, and a note says so), or any
+            callable ``(question, steps) -> steps``.
         analytic: Use analytic memory (False: the "w/o analytic" ablation).
         retrieval: Use retrieval memory (False: "w/o retrieval").
         planning_context: Score and cut the metadata (False: the planner sees
@@ -569,6 +604,8 @@ def create_query_graph(
     """
     from langgraph_adamm.chat import resolve_chat_model
 
+    if isinstance(rerank, str) and rerank != FOREST:
+        raise AdaMMError(f"unknown rerank {rerank!r}: use 'forest' or a callable")
     if model is None and memory is not None:
         model = memory.chat_model
     chat = resolve_chat_model(model) if model is not None else None

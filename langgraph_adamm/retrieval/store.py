@@ -36,6 +36,11 @@ from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.rounds import load_rounds
 
+TURN_VIEW_PREFIX = "turn:"
+"""Views of single turns (``turn:user``, ``turn:assistant``), written when
+``config.turn_views`` is on. They serve the evidence forest's finer memories and
+stay out of the event indexes, so event scores are the same with or without them."""
+
 
 def round_text(rnd: Round) -> str:
     """Everything a round says in text: dialogue, captions, OCR."""
@@ -200,8 +205,9 @@ class RetrievalMemory(SearchMixin):
         for rid, modality, vec in self.db.fetchall(
             "SELECT v.round_id, v.modality, v.vec FROM adamm_event_views v JOIN "
             "adamm_events e USING (user_id, round_id) WHERE v.user_id = ? "
+            "AND NOT starts_with(v.view, ?) "
             'ORDER BY e."order"',
-            [self.user_id],
+            [self.user_id, TURN_VIEW_PREFIX],
         ):
             (text_rows if modality == "text" else visual_rows).append(
                 (self._event_pos[rid], _vec(vec))
@@ -333,6 +339,10 @@ class RetrievalMemory(SearchMixin):
                     if text:
                         texts.append(text)
                         owners.append((j, f"{kind}:{img.image_id}"))
+            if self.config.turn_views and rnd.user and rnd.assistant:
+                for kind, text in (("user", rnd.user), ("assistant", rnd.assistant)):
+                    texts.append(text)
+                    owners.append((j, f"{TURN_VIEW_PREFIX}{kind}"))
         problems_before = len(outcome.image_problems)
         vectors = self.text_encoder.encode(texts)
         image_vecs = self._embed_images(batch, outcome)
@@ -372,7 +382,8 @@ class RetrievalMemory(SearchMixin):
                     visual_new.append((start + j, image_vecs[key]))
         for k, (j, view) in enumerate(owners):
             view_rows.append((batch[j][1].round_id, view, "text", vectors[k]))
-            text_new.append((start + j, vectors[k]))
+            if not view.startswith(TURN_VIEW_PREFIX):
+                text_new.append((start + j, vectors[k]))
         with self.db.transaction():
             touched_eps: set[int] = set()
             touched_topics: set[int] = set()
@@ -567,4 +578,11 @@ class RetrievalMemory(SearchMixin):
         )
 
 
-__all__ = ["IndexOutcome", "MemoryUnit", "RetrievalMemory", "Scope", "round_text"]
+__all__ = [
+    "TURN_VIEW_PREFIX",
+    "IndexOutcome",
+    "MemoryUnit",
+    "RetrievalMemory",
+    "Scope",
+    "round_text",
+]

@@ -1,0 +1,548 @@
+"""The evidence-forest rerank stage (GraphMemix): pool → verifiers → forest.
+
+Two entry points:
+
+- :class:`ForestReranker` works over a memory: it discovers the candidate pool
+  (:mod:`~langgraph_adamm.forest.discovery`), runs the node verifier and the
+  Evidence-Chain Verifier concurrently (one listwise call each), and solves the
+  forest (:mod:`~langgraph_adamm.forest.solver`). It is also the query graph's
+  ``rerank="forest"`` node.
+- :func:`forest_rerank` reranks any list of retrieved memories (no pool
+  expansion; explicit relations from their metadata).
+
+Without a model the verifiers are off: v = 0 and every explicit relation between
+an anchor and a candidate is an edge at reliability 0.99 (the paper's
+"fixed-edge" variant). That variant lost to the hierarchy alone on the
+Mem-Gallery dev split (``BENCHMARKS.md``), so offline the stage does not rerank
+unless ``ForestConfig(offline=True)`` asks for it; it then returns the retrieval
+order and says why.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from langgraph_adamm.config import ForestConfig
+from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.forest.candidates import CandidatePool, ForestCandidate
+from langgraph_adamm.forest.discovery import MemoryCatalogue, discover
+from langgraph_adamm.forest.solver import solve_forest
+from langgraph_adamm.forest.verifiers import (
+    VerifierOutcome,
+    arun_verifiers,
+    fixed_edges,
+    node_utility,
+    run_verifiers,
+)
+from langgraph_adamm.retrieval.search import MemoryUnit
+
+if TYPE_CHECKING:
+    from langgraph_adamm.memory import Memory
+    from langgraph_adamm.retrieval.store import RetrievalMemory
+
+Mode = Literal["verified", "fixed-edge", "off"]
+
+OFFLINE_OFF_NOTE = (
+    "evidence forest off: no model for the verifiers, and the offline fixed-edge "
+    "variant lost to the hierarchy alone on the Mem-Gallery dev split "
+    "(BENCHMARKS.md); results keep the retrieval order. Pass a chat model, or "
+    "ForestConfig(offline=True) to rerank with fixed edges anyway."
+)
+FIXED_EDGE_NOTE = (
+    "evidence forest, offline fixed-edge variant: no verifier model, so v = 0 and "
+    "every explicit anchor relation is an edge at reliability 0.99"
+)
+
+
+@dataclass
+class SelectedMemory:
+    """One memory of the selected forest, in reader order."""
+
+    memory_id: str
+    round_id: str
+    text: str
+    rank: int
+    """Position in reader order, from 1."""
+    role: str
+    """``direct`` (a chain's root or a lone memory), or the role of the edge
+    that attaches it (``new_fact``, ``clarification``, ``corroboration``;
+    ``related`` in the fixed-edge variant)."""
+    anchor: str | None
+    """The memory it attaches to in the forest, when it does."""
+    utility: float
+    score: float
+    verifier_score: float
+    date: str | None = None
+    session_id: str | None = None
+
+
+@dataclass
+class ForestResult:
+    """What the forest selected for one question."""
+
+    question: str
+    mode: Mode
+    selected: list[SelectedMemory]
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    """Forest edges: ``source`` (anchor), ``target``, ``relation``, ``role``,
+    ``reliability``."""
+    objective: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    solver_ms: float = 0.0
+    candidates: int = 0
+    retrieval_rounds: list[str] = field(default_factory=list)
+    """The round of each memory of the retrieval ranking, best first (repeats
+    kept), for diagnostics such as evidence access."""
+    pool_round_ids: list[str] = field(default_factory=list)
+    """Rounds of every candidate in the pool."""
+
+    def round_ids(self) -> list[str]:
+        """The selected memories' rounds, in reader order, each once."""
+        return list(dict.fromkeys(m.round_id for m in self.selected))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (graph state, command line output)."""
+        return {
+            "mode": self.mode,
+            "selected": [asdict(m) for m in self.selected],
+            "edges": self.edges,
+            "objective": round(self.objective, 6),
+            "notes": self.notes,
+        }
+
+
+def _pair(i: int, j: int) -> tuple[int, int]:
+    return (i, j) if i < j else (j, i)
+
+
+def _solve(
+    pool: CandidatePool,
+    outcome: VerifierOutcome | None,
+    config: ForestConfig,
+    notes: list[str],
+) -> ForestResult:
+    """Utilities and edges → the forest, as a :class:`ForestResult`."""
+    cands = pool.candidates
+    if outcome is None:
+        v = [0.0] * len(cands)
+        edges = fixed_edges(pool, ceiling=config.reliability_ceiling)
+        mode: Mode = "fixed-edge"
+    else:
+        v = list(outcome.node_scores)
+        edges = list(outcome.edges)
+        mode = "verified"
+        notes = notes + list(outcome.notes)
+    utilities = [
+        node_utility(
+            c.score, v[i], config.utility_a, config.utility_b, config.utility_c
+        )
+        for i, c in enumerate(cands)
+    ]
+    by_pair: dict[tuple[int, int], tuple[int, int, float, str, str]] = {}
+    for anchor, cand, rel, role, relation in edges:
+        key = _pair(anchor, cand)
+        if key not in by_pair or rel > by_pair[key][2]:
+            by_pair[key] = (anchor, cand, rel, role, relation)
+    start = time.perf_counter()
+    solution = solve_forest(
+        utilities,
+        [(a, c, r) for a, c, r, _, _ in by_pair.values()],
+        k=config.reader_budget,
+        kappa_prop=config.kappa_prop,
+        kappa=config.kappa,
+        lam=config.lam,
+    )
+    solver_ms = (time.perf_counter() - start) * 1000
+    attach: dict[int, tuple[int, str]] = {}
+    out_edges = []
+    for i, j, _gain, rel in solution.edges:
+        anchor, cand, _, role, relation = by_pair[_pair(i, j)]
+        attach.setdefault(cand, (anchor, role if mode == "verified" else "related"))
+        out_edges.append(
+            {
+                "source": cands[anchor].memory_id,
+                "target": cands[cand].memory_id,
+                "relation": relation,
+                "role": role if mode == "verified" else "related",
+                "reliability": round(rel, 6),
+            }
+        )
+    selected = []
+    for rank, i in enumerate(solution.nodes, 1):
+        c = cands[i]
+        parent = attach.get(i)
+        selected.append(
+            SelectedMemory(
+                memory_id=c.memory_id,
+                round_id=c.round_id,
+                text=c.text,
+                rank=rank,
+                role=parent[1] if parent else "direct",
+                anchor=cands[parent[0]].memory_id if parent else None,
+                utility=round(utilities[i], 6),
+                score=round(c.score, 6),
+                verifier_score=v[i],
+                date=c.date,
+                session_id=c.session_id,
+            )
+        )
+    if mode == "fixed-edge":
+        notes = notes + [FIXED_EDGE_NOTE]
+    return ForestResult(
+        question=pool.question,
+        mode=mode,
+        selected=selected,
+        edges=out_edges,
+        objective=solution.objective,
+        notes=notes,
+        solver_ms=solver_ms,
+        candidates=len(cands),
+        pool_round_ids=list(dict.fromkeys(c.round_id for c in cands)),
+    )
+
+
+def _passthrough(pool: CandidatePool, config: ForestConfig) -> ForestResult:
+    """The retrieval order, top-K, when the stage is off."""
+    seeds = [c for c in pool.candidates if c.retrieved] or pool.candidates
+    top = sorted(seeds, key=lambda c: -c.score)[: config.reader_budget]
+    return ForestResult(
+        question=pool.question,
+        mode="off",
+        selected=[
+            SelectedMemory(
+                memory_id=c.memory_id,
+                round_id=c.round_id,
+                text=c.text,
+                rank=n,
+                role="direct",
+                anchor=None,
+                utility=0.0,
+                score=round(c.score, 6),
+                verifier_score=0.0,
+                date=c.date,
+                session_id=c.session_id,
+            )
+            for n, c in enumerate(top, 1)
+        ],
+        notes=[OFFLINE_OFF_NOTE],
+        candidates=len(pool.candidates),
+        pool_round_ids=list(dict.fromkeys(c.round_id for c in pool.candidates)),
+    )
+
+
+class ForestReranker:
+    """The evidence forest over one user's retrieval memory.
+
+    Args:
+        memory: A :class:`~langgraph_adamm.Memory` (its retrieval memory is
+            used) or a :class:`RetrievalMemory`.
+        model: A LangChain chat model (or ``provider:model`` string) for the two
+            verifiers; None: offline (see ``ForestConfig.offline``).
+        config: The forest's parameters; default: the memory's
+            ``config.forest``.
+    """
+
+    def __init__(
+        self,
+        memory: Memory | RetrievalMemory,
+        model: Any = None,
+        config: ForestConfig | None = None,
+    ) -> None:
+        from langgraph_adamm.chat import resolve_chat_model
+        from langgraph_adamm.retrieval.store import RetrievalMemory
+
+        retrieval = memory if isinstance(memory, RetrievalMemory) else memory.retrieval
+        if retrieval is None:
+            raise AdaMMError(
+                "the evidence forest needs retrieval memory; open the Memory with "
+                "retrieval on (pip install 'langgraph-adamm[retrieval]')"
+            )
+        self.retrieval: RetrievalMemory = retrieval
+        self.model = resolve_chat_model(model) if model is not None else None
+        self.config = config or retrieval.config.forest
+        self._catalogue: MemoryCatalogue | None = None
+
+    @property
+    def catalogue(self) -> MemoryCatalogue:
+        """The memories, rebuilt when the retrieval memory has grown."""
+        if (
+            self._catalogue is None
+            or self._catalogue.event_count != self.retrieval.event_count
+        ):
+            self._catalogue = MemoryCatalogue(self.retrieval)
+        return self._catalogue
+
+    @property
+    def active(self) -> bool:
+        """Whether this reranker changes anything (a model, or offline asked for)."""
+        return self.model is not None or self.config.offline
+
+    def pool(
+        self,
+        question: str,
+        *,
+        within_rounds: Sequence[str] | None = None,
+        question_image_captions: Sequence[str] = (),
+    ) -> tuple[CandidatePool, list[str]]:
+        """The candidate pool, and the retrieval ranking's memory ids."""
+        cat = self.catalogue
+        pool, ranking = discover(
+            cat,
+            question,
+            self.config,
+            within_rounds=within_rounds,
+            question_image_captions=question_image_captions,
+        )
+        return pool, [cat.memories[i].memory_id for i in ranking]
+
+    def _finish(
+        self, pool: CandidatePool, ranking: list[str], result: ForestResult
+    ) -> ForestResult:
+        cat = self.catalogue
+        result.retrieval_rounds = [
+            cat.memories[cat.index_of[m]].round_id for m in ranking
+        ]
+        return result
+
+    def rerank(
+        self,
+        question: str,
+        *,
+        question_type: str | None = None,
+        question_image_captions: Sequence[str] = (),
+        within_rounds: Sequence[str] | None = None,
+    ) -> ForestResult:
+        """The evidence forest for a question."""
+        pool, ranking = self.pool(
+            question,
+            within_rounds=within_rounds,
+            question_image_captions=question_image_captions,
+        )
+        if not self.active:
+            return self._finish(pool, ranking, _passthrough(pool, self.config))
+        outcome = None
+        if self.model is not None and pool.candidates:
+            outcome = run_verifiers(
+                self.model,
+                pool,
+                question_type=question_type,
+                attempts=self.config.attempts,
+                config=self.config,
+            )
+        return self._finish(pool, ranking, _solve(pool, outcome, self.config, []))
+
+    async def arerank(
+        self,
+        question: str,
+        *,
+        question_type: str | None = None,
+        question_image_captions: Sequence[str] = (),
+        within_rounds: Sequence[str] | None = None,
+    ) -> ForestResult:
+        """:meth:`rerank` with the two verifier calls awaited concurrently."""
+        pool, ranking = self.pool(
+            question,
+            within_rounds=within_rounds,
+            question_image_captions=question_image_captions,
+        )
+        if not self.active:
+            return self._finish(pool, ranking, _passthrough(pool, self.config))
+        outcome = None
+        if self.model is not None and pool.candidates:
+            outcome = await arun_verifiers(
+                self.model,
+                pool,
+                question_type=question_type,
+                attempts=self.config.attempts,
+                config=self.config,
+            )
+        return self._finish(pool, ranking, _solve(pool, outcome, self.config, []))
+
+    # -- the query graph's rerank stage -------------------------------------
+    def rerank_steps(
+        self, question: str, steps: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """Replace retrieval steps' units by the forest over their rounds."""
+        out, notes = [], []
+        for step in steps:
+            units = (step.get("result") or {}).get("units")
+            if step.get("error") or not units:
+                out.append(step)
+                continue
+            rounds = [
+                r
+                for u in units
+                for r in [*(u.get("round_ids") or [])]
+                + [
+                    r
+                    for n in u.get("neighbours") or []
+                    for r in n.get("round_ids") or []
+                ]
+            ]
+            result = self.rerank(question, within_rounds=rounds)
+            notes.extend(result.notes)
+            if result.mode == "off":
+                out.append(step)
+                continue
+            out.append(forest_step(step, result))
+        return out, list(dict.fromkeys(notes))
+
+
+def forest_step(step: dict[str, Any], result: ForestResult) -> dict[str, Any]:
+    """A retrieval step whose units are the forest's selection, with the forest."""
+    units = [
+        MemoryUnit(
+            unit_type="event",
+            unit_id=m.memory_id,
+            score=m.score,
+            content=m.text,
+            round_ids=[m.round_id],
+            session_id=m.session_id,
+            time=m.date,
+        ).model_dump(mode="json")
+        | {"role": m.role, "anchor": m.anchor, "utility": m.utility}
+        for m in result.selected
+    ]
+    chains = len({m.rank for m in result.selected if m.anchor is None})
+    return step | {
+        "result": {"units": units, "forest": result.to_dict()},
+        "evidence": result.round_ids(),
+        "cost": min(step.get("cost", len(units)), len(units)),
+        "summary": f"evidence forest ({result.mode}): {len(units)} memories in "
+        f"{chains} chain{'s' if chains != 1 else ''}, {len(result.edges)} edges",
+    }
+
+
+def _as_candidate(item: Any, n: int) -> ForestCandidate:
+    if isinstance(item, ForestCandidate):
+        return item
+    if isinstance(item, MemoryUnit):
+        return ForestCandidate(
+            memory_id=item.unit_id,
+            round_id=item.round_ids[0] if item.round_ids else item.unit_id,
+            text=item.content,
+            score=float(item.score),
+            session_id=item.session_id,
+            position=item.order,
+            date=item.time,
+        )
+    if isinstance(item, Mapping):
+        try:
+            mid = str(item.get("memory_id") or item.get("unit_id") or item["id"])
+            rounds = item.get("round_ids") or [item.get("round_id") or mid]
+            score = float(item.get("score", 0.0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise AdaMMError(
+                f"candidate {n}: needs an id (memory_id, unit_id or id) and a "
+                f"numeric score: {exc}"
+            ) from exc
+        if not math.isfinite(score):
+            raise AdaMMError(f"candidate {n}: score must be finite, got {score}")
+        return ForestCandidate(
+            memory_id=mid,
+            round_id=str(rounds[0]),
+            text=str(item.get("text") or item.get("content") or ""),
+            score=score,
+            modalities=tuple(item.get("modalities") or ("text",)),
+            session_id=item.get("session_id"),
+            position=item.get("position", item.get("order")),
+            date=item.get("date", item.get("time")),
+            location=item.get("location"),
+            ocr=item.get("ocr"),
+        )
+    raise AdaMMError(
+        f"candidate {n}: expected a ForestCandidate, MemoryUnit or mapping, got "
+        f"{type(item).__name__}"
+    )
+
+
+def pool_from_candidates(
+    question: str,
+    candidates: Sequence[Any],
+    config: ForestConfig,
+    question_image_captions: Sequence[str] = (),
+) -> CandidatePool:
+    """A pool over given memories: relations from metadata, anchors first in order.
+
+    ``same_round``: the same round id; ``consecutive_turn``: the same session and
+    positions one apart.
+    """
+    cands = [_as_candidate(c, n) for n, c in enumerate(candidates)][: config.pool]
+    ids = [c.memory_id for c in cands]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise AdaMMError(f"candidate id {dup!r} appears more than once")
+    explicit: dict[tuple[int, int], tuple[str, ...]] = {}
+    for i, a in enumerate(cands):
+        for j in range(i + 1, len(cands)):
+            b = cands[j]
+            kinds = []
+            if a.round_id == b.round_id:
+                kinds.append("same_round")
+            if (
+                a.session_id is not None
+                and a.session_id == b.session_id
+                and a.position is not None
+                and b.position is not None
+                and abs(a.position - b.position) == 1
+            ):
+                kinds.append("consecutive_turn")
+            if kinds:
+                explicit[(i, j)] = tuple(kinds)
+    return CandidatePool(
+        question=question,
+        candidates=cands,
+        explicit=explicit,
+        anchors=list(range(min(config.anchors, len(cands)))),
+        question_image_captions=list(question_image_captions),
+    )
+
+
+def forest_rerank(
+    question: str,
+    candidates: Sequence[ForestCandidate | MemoryUnit | Mapping[str, Any]],
+    *,
+    model: Any = None,
+    config: ForestConfig | None = None,
+    question_type: str | None = None,
+    question_image_captions: Sequence[str] = (),
+) -> ForestResult:
+    """Rerank any retrieved memories as an evidence forest.
+
+    Args:
+        question: The question.
+        candidates: Retrieved memories in retrieval order (best first):
+            :class:`ForestCandidate`, :class:`MemoryUnit` (SemanticMatch output)
+            or mappings with ``memory_id``/``unit_id``/``id``, ``score`` and
+            optionally ``text``, ``round_id``, ``session_id``, ``position``,
+            ``date``, ``location``, ``ocr``. The first ``config.pool`` are used.
+        model: Chat model for the verifiers; None: offline (see
+            ``ForestConfig.offline``).
+        config: Parameters (default: the release's).
+        question_type: Passed to the verifiers when known.
+        question_image_captions: Captions of images in the question.
+
+    Raises:
+        AdaMMError: for a malformed candidate, naming it.
+    """
+    from langgraph_adamm.chat import resolve_chat_model
+
+    cfg = config or ForestConfig()
+    pool = pool_from_candidates(question, candidates, cfg, question_image_captions)
+    if model is None and not cfg.offline:
+        return _passthrough(pool, cfg)
+    outcome = None
+    if model is not None and pool.candidates:
+        outcome = run_verifiers(
+            resolve_chat_model(model),
+            pool,
+            question_type=question_type,
+            attempts=cfg.attempts,
+            config=cfg,
+        )
+    result = _solve(pool, outcome, cfg, [])
+    return replace(result, retrieval_rounds=[c.round_id for c in pool.candidates])

@@ -1,0 +1,213 @@
+"""Candidate discovery: memories at turn/image granularity, relations, the pool."""
+
+import pytest
+
+from langgraph_adamm import AdaMMConfig, ForestConfig, Memory
+from tests.conftest import history_from_dict
+
+pytest.importorskip("sentence_transformers")
+pytest.importorskip("faiss")
+
+from langgraph_adamm.forest.discovery import MemoryCatalogue, discover  # noqa: E402
+from langgraph_adamm.retrieval.encoders import SentenceTransformerEncoder  # noqa: E402
+
+TEXT = SentenceTransformerEncoder()
+
+
+def garden_history():
+    return history_from_dict(
+        {
+            "user_id": "u",
+            "sessions": [
+                {
+                    "session_id": "S1",
+                    "date": "2026-04-01",
+                    "rounds": [
+                        {
+                            "user": "I planted tomatoes along the south fence today.",
+                            "assistant": "Tomatoes love sun; water them twice a week.",
+                        },
+                        {
+                            "user": "Here is a photo of the seedlings.",
+                            "assistant": "They look healthy, nice dark leaves.",
+                            "images": [
+                                {
+                                    "image_id": "IMG1",
+                                    "caption": "Tomato seedlings in a raised bed",
+                                    "ocr": "Roma - sown March 3",
+                                }
+                            ],
+                        },
+                        {"user": "Only a question: when should I prune basil?"},
+                    ],
+                },
+                {
+                    "session_id": "S2",
+                    "date": "2026-04-20",
+                    "rounds": [
+                        {
+                            "user": "My bike chain keeps slipping on the hills.",
+                            "assistant": "Check the chain stretch and the cassette.",
+                            "metadata": {"location": "garage"},
+                        },
+                        {
+                            "user": "I replaced the chain this morning.",
+                            "assistant": "Great, shift through all gears once.",
+                            "metadata": {"location": "Garage"},
+                        },
+                    ],
+                },
+            ],
+        }
+    )
+
+
+def open_memory(turn_views: bool) -> Memory:
+    return Memory(
+        ":memory:",
+        user_id="u",
+        text_encoder=TEXT,
+        visual_encoder=None,
+        config=AdaMMConfig(turn_views=turn_views),
+    )
+
+
+def test_memories_at_turn_and_image_granularity():
+    with open_memory(True) as m:
+        m.ingest(garden_history())
+        cat = MemoryCatalogue(m.retrieval)
+        ids = [x.memory_id for x in cat.memories]
+        assert ids == [
+            "S1:1#user",
+            "S1:1#assistant",
+            "S1:2#user",
+            "S1:2#image:IMG1",
+            "S1:2#assistant",
+            "S1:3#dialogue",  # one turn: its only text view is the turn
+            "S2:1#user",
+            "S2:1#assistant",
+            "S2:2#user",
+            "S2:2#assistant",
+        ]
+        assert cat.has_turns
+        # the image memory is reached through its caption and its OCR text
+        assert len(cat.text_views[cat.index_of["S1:2#image:IMG1"]]) == 2
+
+
+def test_without_turn_views_the_dialogue_is_one_memory():
+    with open_memory(False) as m:
+        m.ingest(garden_history())
+        cat = MemoryCatalogue(m.retrieval)
+        ids = [x.memory_id for x in cat.memories]
+        assert ids[:3] == ["S1:1#dialogue", "S1:2#dialogue", "S1:2#image:IMG1"]
+        assert not cat.has_turns
+
+
+def test_turn_views_leave_event_search_unchanged():
+    results = []
+    for turn_views in (False, True):
+        with open_memory(turn_views) as m:
+            m.ingest(garden_history())
+            units = m.semantic_match("pruning herbs", "event", 5)
+            rounds = m.retrieval.retrieve_rounds("bicycle repair", 5)
+            results.append(([(u.unit_id, u.score) for u in units], rounds))
+    assert results[0] == results[1]
+
+
+def test_explicit_relations():
+    with open_memory(True) as m:
+        m.ingest(garden_history())
+        cat = MemoryCatalogue(m.retrieval)
+        at = cat.index_of
+        img = cat.explicit_neighbours(at["S1:2#image:IMG1"])
+        assert set(img[at["S1:2#user"]]) == {"same_round", "consecutive_turn"}
+        assert img[at["S1:2#assistant"]] == ("same_round", "consecutive_turn")
+        # adjacent memories of one session, across rounds
+        last = cat.explicit_neighbours(at["S1:3#dialogue"])
+        assert last == {at["S1:2#assistant"]: ("consecutive_turn",)}
+        # never across sessions
+        first_s2 = cat.explicit_neighbours(at["S2:1#user"])
+        assert at["S1:3#dialogue"] not in first_s2
+        # the same place (case-folded) in one session links different rounds
+        assert "same_place" in cat.explicit_neighbours(at["S2:1#user"])[at["S2:2#user"]]
+
+
+def test_pool_bounds_order_and_scores():
+    cfg = ForestConfig(seeds=3, pool=6, anchors=2, retrieval_depth=4, knn=2)
+    with open_memory(True) as m:
+        m.ingest(garden_history())
+        cat = MemoryCatalogue(m.retrieval)
+        pool, ranking = discover(cat, "tomato seedlings photo", cfg)
+        cands = pool.candidates
+        assert len(cands) <= 6 and len(ranking) == 4
+        seeds = cands[:3]
+        assert [c.memory_id for c in seeds] == [
+            cat.memories[i].memory_id for i in ranking[:3]
+        ]
+        assert [c.score for c in seeds] == sorted(
+            (c.score for c in seeds), reverse=True
+        )
+        assert pool.anchors == [0, 1]
+        floor = (
+            min(
+                cat.score_of(i, *m.retrieval._query_vectors("tomato seedlings photo"))
+                for i in ranking
+            )
+            - 0.01
+        )
+        for c in cands[3:]:
+            if not c.retrieved:
+                assert c.score == pytest.approx(floor)
+        assert any(c.memory_id == "S1:2#image:IMG1" for c in seeds)
+        image = next(c for c in cands if c.memory_id == "S1:2#image:IMG1")
+        assert image.ocr == "Roma - sown March 3" and "image" in image.modalities
+        assert image.date.startswith("2026-04-01")
+        # every explicit pair in the pool is a real relation of the catalogue
+        for (i, j), kinds in pool.explicit.items():
+            gi, gj = (cat.index_of[cands[x].memory_id] for x in (i, j))
+            assert cat.explicit_neighbours(gi)[gj] == kinds
+
+
+def test_mutual_knn_is_symmetric():
+    with open_memory(True) as m:
+        m.ingest(garden_history())
+        cat = MemoryCatalogue(m.retrieval)
+        edges = cat.mutual_knn(range(len(cat)), 3)
+        for i, nbrs in edges.items():
+            assert len(nbrs) <= 3
+            for j, sim in nbrs.items():
+                assert edges[j][i] == pytest.approx(sim)
+
+
+def test_restricted_retrieval_and_reopen(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with Memory(
+        path,
+        user_id="u",
+        text_encoder=TEXT,
+        visual_encoder=None,
+        config=AdaMMConfig(turn_views=True),
+    ) as m:
+        m.ingest(garden_history())
+        pool, _ = discover(
+            MemoryCatalogue(m.retrieval),
+            "chain",
+            ForestConfig(),
+            within_rounds=["S2:2"],
+        )
+        first = [(c.memory_id, round(c.score, 5)) for c in pool.candidates]
+    assert {c for c, _ in first[:2]} == {"S2:2#user", "S2:2#assistant"}
+    with Memory(
+        path,
+        user_id="u",
+        text_encoder=TEXT,
+        visual_encoder=None,
+        config=AdaMMConfig(turn_views=True),
+    ) as m:
+        pool, _ = discover(
+            MemoryCatalogue(m.retrieval),
+            "chain",
+            ForestConfig(),
+            within_rounds=["S2:2"],
+        )
+        assert [(c.memory_id, round(c.score, 5)) for c in pool.candidates] == first

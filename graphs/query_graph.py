@@ -7,7 +7,7 @@ from the ``ADAMM_*`` environment variables (see
 """
 
 from langgraph_adamm.graphs.query import create_query_graph
-from langgraph_adamm.graphs.studio import memory_from_env, server_graph
+from langgraph_adamm.graphs.studio import memory_from_env, rerank_from_env, server_graph
 
 memory = memory_from_env()
-graph = server_graph(create_query_graph(memory), name="query")
+graph = server_graph(create_query_graph(memory, rerank=rerank_from_env()), name="query")

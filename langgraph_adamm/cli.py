@@ -356,6 +356,8 @@ def _eval(args: argparse.Namespace) -> int:
     from langgraph_adamm.evaluation import mem_gallery
 
     _scenario_dir(args.dir)
+    if args.model and not args.rerank:
+        raise AdaMMError("--model is for the forest's verifiers: add --rerank forest")
     methods = args.methods or ["adamm", "adamm_events", "flat", "langgraph_store"]
     result = mem_gallery.evaluate(
         args.dir,

@@ -48,6 +48,31 @@ class ForestConfig:
     Off by default: on the Mem-Gallery dev split this fixed-edge variant lost
     to the hierarchy alone (BENCHMARKS.md, "Evidence forest")."""
 
+    def __post_init__(self) -> None:
+        """Reject settings the solver or the verifiers cannot work with."""
+        for name in ("seeds", "pool", "knn", "retrieval_depth", "anchors"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"ForestConfig.{name} must be at least 1")
+        if not 1 <= self.reader_budget <= 20:
+            raise ValueError(
+                "ForestConfig.reader_budget must be from 1 to 20 (the exact stage "
+                f"scores all 2^K - 1 subsets), got {self.reader_budget}"
+            )
+        if self.seeds > self.pool:
+            raise ValueError("ForestConfig.seeds must not exceed pool")
+        if not 0.0 < self.reliability_ceiling <= 1.0:
+            raise ValueError("ForestConfig.reliability_ceiling must be in (0, 1]")
+        if not 0.0 < self.explicit_similarity <= 1.0:
+            raise ValueError("ForestConfig.explicit_similarity must be in (0, 1]")
+        for name in ("lam", "kappa_prop", "kappa"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"ForestConfig.{name} must not be negative")
+        if self.attempts < 1 or self.snippet_chars < 1 or self.ocr_chars < 0:
+            raise ValueError(
+                "ForestConfig.attempts and snippet_chars must be at least 1, "
+                "ocr_chars at least 0"
+            )
+
 
 @dataclass(frozen=True)
 class AdaMMConfig:

@@ -103,15 +103,21 @@ def test_without_turn_views_the_dialogue_is_one_memory():
         assert not cat.has_turns
 
 
-def test_turn_views_leave_event_search_unchanged():
+def test_turn_views_leave_event_search_unchanged(tmp_path):
     results = []
     for turn_views in (False, True):
-        with open_memory(turn_views) as m:
-            m.ingest(garden_history())
-            units = m.semantic_match("pruning herbs", "event", 5)
-            rounds = m.retrieval.retrieve_rounds("bicycle repair", 5)
-            results.append(([(u.unit_id, u.score) for u in units], rounds))
-    assert results[0] == results[1]
+        path = tmp_path / f"m{turn_views}.duckdb"
+        for _ in range(2):  # as ingested, and reopened from the file
+            with Memory(
+                path, user_id="u", text_encoder=TEXT, visual_encoder=None,
+                config=AdaMMConfig(turn_views=turn_views),
+            ) as m:  # fmt: skip
+                if not m.has_user("u"):
+                    m.ingest(garden_history())
+                units = m.semantic_match("pruning herbs", "event", 5)
+                rounds = m.retrieval.retrieve_rounds("bicycle repair", 5)
+                results.append(([(u.unit_id, u.score) for u in units], rounds))
+    assert results[0] == results[1] == results[2] == results[3]
 
 
 def test_explicit_relations():
@@ -148,16 +154,36 @@ def test_pool_bounds_order_and_scores():
             (c.score for c in seeds), reverse=True
         )
         assert pool.anchors == [0, 1]
-        floor = (
-            min(
-                cat.score_of(i, *m.retrieval._query_vectors("tomato seedlings photo"))
-                for i in ranking
-            )
-            - 0.01
-        )
+        q = m.retrieval._query_vectors("tomato seedlings photo")
+        floor = min(cat.score_of(i, *q) for i in ranking) - 0.01
+        outside = [c for c in cands[3:] if not c.retrieved]
+        assert outside  # depth 4 < pool 6: some neighbours were not retrieved
         for c in cands[3:]:
-            if not c.retrieved:
-                assert c.score == pytest.approx(floor)
+            if c.retrieved:
+                expected = cat.score_of(cat.index_of[c.memory_id], *q)
+            else:
+                expected = floor
+            assert c.score == pytest.approx(expected)
+        # neighbours come in order of (-edge similarity, seed rank), where an
+        # edge's similarity is the larger of explicit (0.99) and semantic
+        seed_ids = [cat.index_of[c.memory_id] for c in seeds]
+        semantic = cat.mutual_knn(seed_ids, cfg.knn)
+        keys = []
+        for c in cands[3:]:
+            j = cat.index_of[c.memory_id]
+            best = None
+            for rank, i in enumerate(seed_ids):
+                sims = []
+                if j in cat.explicit_neighbours(i):
+                    sims.append(0.99)
+                if j in semantic.get(i, {}):
+                    sims.append(semantic[i][j])
+                if sims:
+                    key = (-max(sims), rank)
+                    best = key if best is None or key < best else best
+            assert best is not None
+            keys.append(best)
+        assert keys == sorted(keys)
         assert any(c.memory_id == "S1:2#image:IMG1" for c in seeds)
         image = next(c for c in cands if c.memory_id == "S1:2#image:IMG1")
         assert image.ocr == "Roma - sown March 3" and "image" in image.modalities

@@ -40,10 +40,11 @@ def cands() -> list[ForestCandidate]:
 def test_offline_default_does_not_rerank_and_says_why():
     result = forest_rerank("when to stake tomatoes?", cands())
     assert result.mode == "off" and result.notes == [OFFLINE_OFF_NOTE]
+    # the retrieval order, as given (not re-sorted by score)
     assert [m.memory_id for m in result.selected] == [
-        "R2#user", "R3#user", "R1#user", "R1#assistant",
+        "R2#user", "R1#user", "R3#user", "R1#assistant",
     ]  # fmt: skip
-    assert result.edges == []
+    assert result.edges == [] and result.retrieval_rounds == ["R2", "R1", "R3", "R1"]
 
 
 def test_fixed_edge_variant_links_explicit_relations():
@@ -60,8 +61,12 @@ def test_fixed_edge_variant_links_explicit_relations():
     )
     chained = next(m for m in result.selected if m.memory_id == "R1#assistant")
     assert chained.anchor == "R1#user" and chained.role == "related"
-    assert result.round_ids()[0] in {"R1", "R2"}
-    assert len(result.round_ids()) == len(set(result.round_ids()))
+    # u(0.60) ~ 0.19 and u(0.58) ~ 0.18 beat κ = 0.12 alone; R1's turns
+    # (u ~ 0.15 and 0.05) are worth more as one chain than apart
+    assert [m.memory_id for m in result.selected] == [
+        "R2#user", "R3#user", "R1#user", "R1#assistant",
+    ]  # fmt: skip
+    assert result.round_ids() == ["R2", "R3", "R1"]
 
 
 def test_candidates_from_memory_units_and_mappings():
@@ -72,8 +77,15 @@ def test_candidates_from_memory_units_and_mappings():
          "position": 1},
     ]  # fmt: skip
     result = forest_rerank("q", units, config=ForestConfig(offline=True))
-    assert {m.round_id for m in result.selected} <= {"S1:1", "S1:2"}
+    assert [m.round_id for m in result.selected] == ["S1:1", "S1:2"]
     assert result.edges and result.edges[0]["relation"] == "consecutive_turn"
+
+
+def test_empty_candidates_with_a_model_make_no_call():
+    model = ScriptedVerifiers()
+    result = forest_rerank("q", [], model=model)
+    assert result.mode == "verified" and result.selected == [] and model.kinds == []
+    assert "no candidate memories" in result.notes[0]
 
 
 @pytest.mark.parametrize(
@@ -84,11 +96,30 @@ def test_candidates_from_memory_units_and_mappings():
         [{"id": "x", "score": float("nan")}],
         [object()],
         [{"id": "x", "score": 0.1}, {"id": "x", "score": 0.2}],
+        [{"id": "x"}],
+        [{"id": "x", "score": 0.1, "position": "4"}],
+        [ForestCandidate("m", "r", "t", float("inf"))],
     ],
 )
 def test_bad_candidates_name_what_is_wrong(bad):
     with pytest.raises(AdaMMError, match="candidate"):
         forest_rerank("q", bad, config=ForestConfig(offline=True))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"reader_budget": 25},
+        {"reader_budget": 0},
+        {"seeds": 60},
+        {"reliability_ceiling": 1.5},
+        {"kappa": -0.1},
+        {"attempts": 0},
+    ],
+)
+def test_forest_config_is_checked(kwargs):
+    with pytest.raises(ValueError, match="ForestConfig"):
+        ForestConfig(**kwargs)
 
 
 class ScriptedVerifiers(BaseChatModel):
@@ -193,6 +224,10 @@ def test_query_graph_forest_node(garden):
     step = out["steps"][0]
     forest = step["result"]["forest"]
     assert forest["mode"] == "verified"
+    # the selection keeps within the step's share of the budget
+    assert len(step["result"]["units"]) <= 3 and step["cost"] == len(
+        step["result"]["units"]
+    )
     assert step["summary"].startswith("evidence forest (verified)")
     assert step["result"]["units"][0]["unit_id"] == "S1:1#assistant"
     assert step["evidence"] == list(dict.fromkeys(
@@ -238,3 +273,51 @@ def test_query_graph_forest_offline_forced():
         assert step["result"]["forest"]["mode"] == "fixed-edge"
         assert all("#" in u["unit_id"] for u in step["result"]["units"])
         assert any("fixed-edge" in n for n in out["notes"])
+
+
+class EpisodeThenVerify(ScriptedVerifiers):
+    """Plans one episode-scope SemanticMatch."""
+
+    def _reply(self, messages: list[BaseMessage]) -> dict[str, Any]:
+        first = str(messages[0].content)
+        if first.startswith("Fill in the arguments"):
+            return {"query_content": "tomatoes", "retrieval_scope": "episode",
+                    "result_budget": 2}  # fmt: skip
+        return super()._reply(messages)
+
+
+def test_query_graph_forest_keeps_episode_results(garden):
+    model = EpisodeThenVerify(answer_word="water")
+    out = (
+        create_query_graph(garden, model=model, rerank="forest")
+        .compile()
+        .invoke({"question": "How often should I water the tomatoes?"})
+    )
+    step = out["steps"][0]
+    assert all(u["unit_type"] == "episode" for u in step["result"]["units"])
+    assert "forest" not in step["result"] and "node" not in model.kinds
+
+
+def test_reranker_follows_a_growing_memory():
+    with Memory(
+        ":memory:",
+        user_id="u",
+        text_encoder=TEXT,
+        visual_encoder=None,
+        config=AdaMMConfig(turn_views=True, forest=ForestConfig(offline=True)),
+    ) as m:
+        history = garden_history()
+        first, second = history.sessions
+        m.ingest(type(history)(history.user_id, (first,)))
+        reranker = ForestReranker(m)
+        assert {s.round_id for s in reranker.rerank("bike chain").selected} <= {
+            "S1:1", "S1:2", "S1:3",
+        }  # fmt: skip
+        m.ingest(type(history)(history.user_id, (second,)))
+        grown = reranker.catalogue
+        fresh = ForestReranker(m).catalogue
+        assert [x.memory_id for x in grown.memories] == [
+            x.memory_id for x in fresh.memories
+        ]
+        assert grown.primary_rows == fresh.primary_rows
+        assert reranker.rerank("bike chain").selected[0].round_id.startswith("S2")

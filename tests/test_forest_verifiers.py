@@ -464,24 +464,32 @@ def test_empty_pool_makes_no_call() -> None:
 
 def test_model_raising_falls_back_without_raising() -> None:
     model = RoutedModel(
-        node=[ConnectionError("network down")], ecv=[TimeoutError("too slow")]
+        node=[ConnectionError("network down")] * 3, ecv=[TimeoutError("too slow")] * 3
     )
     pool = make_pool()
     out = run_verifiers(model, pool)
-    assert len(model.calls) == 2  # a raising call is not retried
+    assert len(model.calls) == 6  # a raising call is retried like bad output
     assert not out.node_ok and not out.edges_ok
     assert out.node_scores == [0.0] * 5
     assert out.edges == fixed_edges(pool)
     assert any(
-        "node verifier call failed (ConnectionError: network down)" in n
+        "node verifier call failed after 3 attempts (ConnectionError: network down)"
+        in n
         and "retrieval scores only" in n
         for n in out.notes
     )
     assert any("TimeoutError: too slow" in n for n in out.notes)
 
 
+def test_a_transient_model_error_is_retried() -> None:
+    model = RoutedModel(node=[ConnectionError("429"), GOOD_NODE], ecv=[GOOD_ECV])
+    out = run_verifiers(model, make_pool())
+    assert out.node_ok and out.edges_ok and out.notes == []
+    assert out.node_scores == [5.0, 1.0, 4.0, 3.0, 0.0]
+
+
 def test_async_model_raising_falls_back_without_raising() -> None:
-    model = RoutedModel(node=[RuntimeError("boom")], ecv=[GOOD_ECV])
+    model = RoutedModel(node=[RuntimeError("boom")] * 3, ecv=[GOOD_ECV])
     out = asyncio.run(arun_verifiers(model, make_pool()))
     assert not out.node_ok and out.edges_ok
     assert "RuntimeError: boom" in out.notes[0]

@@ -140,6 +140,28 @@ def test_eval_command_json(tmp_path, capsys):
     assert out["methods"]["flat"]["by_type"]["VS"]["hit"] == 1.0
 
 
+def test_eval_with_the_forest(tmp_path, capsys):
+    src = write_scenario(tmp_path / "src")
+    args = ["eval", "mem-gallery", str(src), "--k", "2", "--json", "--quiet"]
+    assert main([*args, "--methods", "adamm", "--rerank", "forest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out["methods"]) == ["adamm", "adamm_memories", "adamm+forest"]
+    assert set(out["methods"]["adamm+forest"]["by_type"]) == {"FR", "VS"}
+    forest = out["forest"]
+    assert forest["modes"] == {"fixed-edge": 2}
+    access = forest["evidence_access"]
+    assert access["gold_rounds"] == 3  # the clue rounds of the two questions
+    assert access["direct"] + access["recoverable"] + access["no_access"] == 1.0
+    assert 0 < forest["mean_selected_rounds"] <= forest["mean_selected_memories"]
+    assert forest["solver_ms"]["p95"] >= forest["solver_ms"]["median"] > 0
+
+
+def test_eval_model_needs_the_forest(tmp_path, capsys):
+    src = write_scenario(tmp_path / "src")
+    assert main(["eval", "mem-gallery", str(src), "--model", "openai:x"]) == 2
+    assert "--rerank forest" in capsys.readouterr().err
+
+
 def test_missing_folder_is_a_clear_error(tmp_path, capsys):
     assert main(["eval", "mem-gallery", str(tmp_path), "--quiet"]) == 2
     assert "no Mem-Gallery scenario files" in capsys.readouterr().err

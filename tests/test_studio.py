@@ -29,6 +29,7 @@ from langgraph_adamm.graphs.query import create_query_graph
 from langgraph_adamm.graphs.studio import (
     close_memories,
     memory_from_env,
+    rerank_from_env,
     server_graph,
     settings_from_env,
 )
@@ -114,6 +115,14 @@ def test_settings_defaults_and_values(tmp_path: Path) -> None:
 def test_settings_errors_name_the_variable(env: dict[str, str], variable: str) -> None:
     with pytest.raises(AdaMMError, match=variable):
         settings_from_env(env)
+
+
+def test_rerank_from_env() -> None:
+    assert rerank_from_env({}) is None
+    assert rerank_from_env({"ADAMM_RERANK": "off"}) is None
+    assert rerank_from_env({"ADAMM_RERANK": " Forest "}) == "forest"
+    with pytest.raises(AdaMMError, match="ADAMM_RERANK"):
+        rerank_from_env({"ADAMM_RERANK": "kruskal"})
 
 
 def test_settings_error_for_a_folder(tmp_path: Path) -> None:

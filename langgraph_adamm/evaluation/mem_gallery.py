@@ -298,6 +298,7 @@ def evaluate(
                     forest_stats["candidates"].append(result.candidates)
                     forest_stats["mode:" + result.mode].append(1)
                     direct = set(source_rounds(result, k))
+                    forest_stats["source_rounds"].append(len(direct))
                     pool = set(result.pool_round_ids)
                     for gold in set(q.evidence):
                         if gold in direct:
@@ -362,6 +363,7 @@ def forest_summary(
         },
         "mean_selected_memories": _mean(stats["selected"]),
         "mean_selected_rounds": _mean(stats["rounds"]),
+        "mean_source_rounds": _mean(stats["source_rounds"]),
         "mean_edges": _mean(stats["edges"]),
         "mean_candidates": _mean(stats["candidates"]),
         "evidence_access": {

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-RELATION_KINDS = ("same_round", "consecutive_turn")
-"""Explicit (schema) relations the discovery graph derives from metadata."""
+RELATION_KINDS = ("same_round", "consecutive_turn", "same_place")
+"""Explicit (schema) relations the discovery graph derives from metadata
+(``same_place`` only where rounds carry a ``location``)."""
 
 
 @dataclass

@@ -21,6 +21,7 @@ memories' text vectors). Discovery reads only memory content and metadata.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -58,6 +59,34 @@ def _memory_kind(view: str, only_text_view: bool, has_turns: bool) -> str | None
     return None
 
 
+def _place(meta: Any) -> str | None:
+    """A round's ``location`` metadata, case-folded, when it has one."""
+    if not meta:
+        return None
+    try:
+        loc = json.loads(meta).get("location")
+    except (ValueError, AttributeError):
+        return None
+    return str(loc).strip().lower() or None if loc else None
+
+
+def _position_in(seq: list[int], i: int) -> int:
+    """Where memory ``i`` sits in its session's (ascending) sequence."""
+    import bisect
+
+    return bisect.bisect_left(seq, i)
+
+
+def _kind_order(kind: str) -> tuple[Any, ...]:
+    head, _, image_id = kind.partition(":")
+    natural = tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part)
+        for part in re.split(r"(\d+)", image_id)
+        if part
+    )
+    return (_TURN_ORDER[head], natural)
+
+
 @dataclass
 class _Memory:
     memory_id: str
@@ -70,42 +99,57 @@ class _Memory:
 class MemoryCatalogue:
     """Every memory of one user's retrieval memory, with its view vectors.
 
-    Built from the stored views (no encoding); rebuilt by :class:`ForestReranker`
-    when the retrieval memory has grown.
+    Built from the stored views (no encoding). Events are only ever appended,
+    so :meth:`extend` reads just the rounds indexed since the last call.
     """
 
     def __init__(self, retrieval: RetrievalMemory) -> None:
         self.retrieval = retrieval
-        self.event_count = retrieval.event_count
-        db, uid = retrieval.db, retrieval.user_id
+        self.event_count = 0
+        self._last_order: int | None = None
+        self.memories: list[_Memory] = []
+        self.place: list[str | None] = []
+        self.index_of: dict[str, int] = {}
+        dim = retrieval.text_encoder.dim
+        self.text_index = VectorIndex(dim, use_gpu=False)
+        self.text_owner: list[int] = []
+        self.visual_index: VectorIndex | None = None
+        self.visual_owner: list[int] = []
+        self.text_views: dict[int, list[int]] = {}
+        self.visual_views: dict[int, list[int]] = {}
+        # one text vector per memory (its first text view) for the semantic relation
+        self.has_primary: list[bool] = []
+        self.primary_rows: list[int] = []
+        self.primary_index = VectorIndex(dim, use_gpu=False)
+        self._primary: dict[int, np.ndarray] = {}
+        self.session_sequence: dict[str, list[int]] = {}
+        self.session_rounds: dict[str, list[str]] = {}
+        self.by_round: dict[str, list[int]] = {}
+        self.extend()
+
+    def extend(self) -> int:
+        """Add the memories of rounds indexed since the last call; how many."""
+        db, uid = self.retrieval.db, self.retrieval.user_id
+        self.event_count = self.retrieval.event_count  # read first: never too high
+        after = self._last_order
         rows = db.fetchall(
             'SELECT v.round_id, e.session_id, e."order", v.view, v.modality, v.vec, '
             "r.metadata FROM adamm_event_views v "
             "JOIN adamm_events e USING (user_id, round_id) "
             "JOIN adamm_rounds r USING (user_id, round_id) "
-            'WHERE v.user_id = ? ORDER BY e."order", v.view',
-            [uid],
+            'WHERE v.user_id = ? AND e."order" > ? ORDER BY e."order", v.view',
+            [uid, -1 if after is None else after],
         )
         by_round: dict[str, list[tuple[str, str, Any]]] = {}
         info: dict[str, tuple[str, int, str | None]] = {}
         for rid, sid, order, view, modality, vec, meta in rows:
             by_round.setdefault(rid, []).append((view, modality, vec))
             if rid not in info:
-                place = None
-                if meta:
-                    try:
-                        loc = json.loads(meta).get("location")
-                    except (ValueError, AttributeError):
-                        loc = None
-                    place = str(loc).strip().lower() if loc else None
-                info[rid] = (sid, order, place)
-        self.memories: list[_Memory] = []
-        self.place: list[str | None] = []
+                info[rid] = (sid, order, _place(meta))
+        before = len(self.memories)
         text_vecs: list[np.ndarray] = []
-        text_owner: list[int] = []
         visual_vecs: list[np.ndarray] = []
-        visual_owner: list[int] = []
-        primary: dict[int, np.ndarray] = {}
+        primary_new: list[int] = []
         for rid in sorted(by_round, key=lambda r: info[r][1]):
             sid, order, place = info[rid]
             views = by_round[rid]
@@ -116,50 +160,45 @@ class MemoryCatalogue:
                 kind = _memory_kind(view, len(text_views) == 1, has_turns)
                 if kind is not None:
                     grouped.setdefault(kind, []).append((modality, vec))
-            # user turn, dialogue, images in their order, assistant turn
-            kinds = sorted(grouped, key=lambda k: _TURN_ORDER[k.partition(":")[0]])
+            # user turn, dialogue, images in their (natural) id order, assistant turn
+            kinds = sorted(grouped, key=_kind_order)
+            self.session_rounds.setdefault(sid, []).append(rid)
             for kind in kinds:
                 idx = len(self.memories)
-                self.memories.append(_Memory(f"{rid}#{kind}", rid, kind, sid, idx))
+                memory = _Memory(f"{rid}#{kind}", rid, kind, sid, idx)
+                self.memories.append(memory)
                 self.place.append(place)
+                self.index_of[memory.memory_id] = idx
+                self.session_sequence.setdefault(sid, []).append(idx)
+                self.by_round.setdefault(rid, []).append(idx)
+                self.has_primary.append(False)
                 for modality, vec in grouped[kind]:
                     v = _vec(vec)
                     if modality == "text":
+                        self.text_views.setdefault(idx, []).append(len(self.text_owner))
+                        self.text_owner.append(idx)
                         text_vecs.append(v)
-                        text_owner.append(idx)
-                        primary.setdefault(idx, v)
+                        if not self.has_primary[idx]:
+                            self.has_primary[idx] = True
+                            self._primary[idx] = v
+                            primary_new.append(idx)
                     else:
+                        self.visual_views.setdefault(idx, []).append(
+                            len(self.visual_owner)
+                        )
+                        self.visual_owner.append(idx)
                         visual_vecs.append(v)
-                        visual_owner.append(idx)
-        self.index_of = {m.memory_id: i for i, m in enumerate(self.memories)}
-        self.text_index = VectorIndex(retrieval.text_encoder.dim, use_gpu=False)
+            self._last_order = order
         if text_vecs:
             self.text_index.add(np.stack(text_vecs))
-        self.text_owner = text_owner
-        self.visual_index: VectorIndex | None = None
-        self.visual_owner = visual_owner
         if visual_vecs:
-            self.visual_index = VectorIndex(len(visual_vecs[0]), use_gpu=False)
+            if self.visual_index is None:
+                self.visual_index = VectorIndex(len(visual_vecs[0]), use_gpu=False)
             self.visual_index.add(np.stack(visual_vecs))
-        # one text vector per memory for the semantic relation
-        self.has_primary = [i in primary for i in range(len(self.memories))]
-        self.primary_rows = [i for i in range(len(self.memories)) if i in primary]
-        self.primary_index = VectorIndex(retrieval.text_encoder.dim, use_gpu=False)
-        if primary:
-            self.primary_index.add(np.stack([primary[i] for i in self.primary_rows]))
-        self._primary = primary
-        self.text_views: dict[int, list[int]] = {}
-        for row, owner in enumerate(text_owner):
-            self.text_views.setdefault(owner, []).append(row)
-        self.visual_views: dict[int, list[int]] = {}
-        for row, owner in enumerate(visual_owner):
-            self.visual_views.setdefault(owner, []).append(row)
-        self.session_sequence: dict[str, list[int]] = {}
-        for i, m in enumerate(self.memories):
-            self.session_sequence.setdefault(m.session_id, []).append(i)
-        self.by_round: dict[str, list[int]] = {}
-        for i, m in enumerate(self.memories):
-            self.by_round.setdefault(m.round_id, []).append(i)
+        if primary_new:
+            self.primary_rows.extend(primary_new)
+            self.primary_index.add(np.stack([self._primary[i] for i in primary_new]))
+        return len(self.memories) - before
 
     def __len__(self) -> int:
         return len(self.memories)
@@ -226,25 +265,36 @@ class MemoryCatalogue:
 
     # -- relations -----------------------------------------------------------
     def explicit_neighbours(self, i: int) -> dict[int, tuple[str, ...]]:
-        """Memories sharing an explicit relation with ``i``, with the relation kinds."""
+        """Memories sharing an explicit relation with ``i``, with the relation kinds.
+
+        ``same_round``: the same round. ``consecutive_turn``: adjacent memories of
+        one session. ``same_place``: the memories of the nearest earlier and the
+        nearest later round of the session with the same ``location`` metadata
+        (at most two rounds, so that one place cannot flood the pool).
+        """
         m = self.memories[i]
         out: dict[int, list[str]] = {}
         for j in self.by_round[m.round_id]:
             if j != i:
                 out.setdefault(j, []).append("same_round")
         seq = self.session_sequence[m.session_id]
-        at = seq.index(i)
+        at = _position_in(seq, i)
         for j in seq[max(0, at - 1) : at + 2]:
             if j != i:
                 out.setdefault(j, []).append("consecutive_turn")
-        if self.place[i]:
-            for j in seq:
-                if (
-                    j != i
-                    and self.place[j] == self.place[i]
-                    and self.memories[j].round_id != m.round_id
-                ):
-                    out.setdefault(j, []).append("same_place")
+        place = self.place[i]
+        if place:
+            rounds = self.session_rounds[m.session_id]
+            here = rounds.index(m.round_id)
+            for step in (-1, 1):
+                k = here + step
+                while 0 <= k < len(rounds):
+                    members = self.by_round[rounds[k]]
+                    if self.place[members[0]] == place:
+                        for j in members:
+                            out.setdefault(j, []).append("same_place")
+                        break
+                    k += step
         return {j: tuple(kinds) for j, kinds in out.items()}
 
     def mutual_knn(self, nodes: Iterable[int], k: int) -> dict[int, dict[int, float]]:
@@ -263,16 +313,15 @@ class MemoryCatalogue:
         return out
 
     def _knn(self, nodes: Sequence[int], k: int) -> dict[int, dict[int, float]]:
+        if not nodes:
+            return {}
+        hits = self.primary_index.search_many(
+            np.stack([self._primary[i] for i in nodes]), k + 1
+        )
         out: dict[int, dict[int, float]] = {}
-        for i in nodes:
-            scores, rows = self.primary_index.search(self._primary[i], k + 1)
-            out[i] = {
-                self.primary_rows[r]: float(s)
-                for s, r in zip(scores, rows, strict=True)
-                if self.primary_rows[r] != i
-            }
-            if len(out[i]) > k:
-                out[i] = dict(list(out[i].items())[:k])
+        for i, found in zip(nodes, hits, strict=True):
+            near = [(self.primary_rows[r], s) for s, r in found]
+            out[i] = dict([(j, s) for j, s in near if j != i][:k])
         return out
 
     # -- content -------------------------------------------------------------

@@ -20,7 +20,9 @@ order and says why.
 
 from __future__ import annotations
 
+import asyncio
 import math
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -32,6 +34,7 @@ from langgraph_adamm.forest.candidates import CandidatePool, ForestCandidate
 from langgraph_adamm.forest.discovery import MemoryCatalogue, discover
 from langgraph_adamm.forest.solver import solve_forest
 from langgraph_adamm.forest.verifiers import (
+    FIXED_ROLE,
     VerifierOutcome,
     arun_verifiers,
     fixed_edges,
@@ -144,6 +147,7 @@ def _solve(
     ]
     by_pair: dict[tuple[int, int], tuple[int, int, float, str, str]] = {}
     for anchor, cand, rel, role, relation in edges:
+        role = "related" if role == FIXED_ROLE else role
         key = _pair(anchor, cand)
         if key not in by_pair or rel > by_pair[key][2]:
             by_pair[key] = (anchor, cand, rel, role, relation)
@@ -161,13 +165,13 @@ def _solve(
     out_edges = []
     for i, j, _gain, rel in solution.edges:
         anchor, cand, _, role, relation = by_pair[_pair(i, j)]
-        attach.setdefault(cand, (anchor, role if mode == "verified" else "related"))
+        attach.setdefault(cand, (anchor, role))
         out_edges.append(
             {
                 "source": cands[anchor].memory_id,
                 "target": cands[cand].memory_id,
                 "relation": relation,
-                "role": role if mode == "verified" else "related",
+                "role": role,
                 "reliability": round(rel, 6),
             }
         )
@@ -205,10 +209,19 @@ def _solve(
     )
 
 
+def _empty(pool: CandidatePool, mode: Mode) -> ForestResult:
+    return ForestResult(
+        question=pool.question,
+        mode=mode,
+        selected=[],
+        notes=["evidence forest: no candidate memories for this question"],
+    )
+
+
 def _passthrough(pool: CandidatePool, config: ForestConfig) -> ForestResult:
     """The retrieval order, top-K, when the stage is off."""
     seeds = [c for c in pool.candidates if c.retrieved] or pool.candidates
-    top = sorted(seeds, key=lambda c: -c.score)[: config.reader_budget]
+    top = seeds[: config.reader_budget]  # retrieval order, as given
     return ForestResult(
         question=pool.question,
         mode="off",
@@ -265,21 +278,29 @@ class ForestReranker:
         self.model = resolve_chat_model(model) if model is not None else None
         self.config = config or retrieval.config.forest
         self._catalogue: MemoryCatalogue | None = None
+        self._lock = threading.Lock()
 
     @property
     def catalogue(self) -> MemoryCatalogue:
-        """The memories, rebuilt when the retrieval memory has grown."""
-        if (
-            self._catalogue is None
-            or self._catalogue.event_count != self.retrieval.event_count
-        ):
-            self._catalogue = MemoryCatalogue(self.retrieval)
-        return self._catalogue
+        """The memories; extended with the rounds indexed since the last use."""
+        with self._lock:
+            if self._catalogue is None:
+                self._catalogue = MemoryCatalogue(self.retrieval)
+            elif self._catalogue.event_count != self.retrieval.event_count:
+                self._catalogue.extend()
+            return self._catalogue
 
     @property
     def active(self) -> bool:
         """Whether this reranker changes anything (a model, or offline asked for)."""
         return self.model is not None or self.config.offline
+
+    def _config(self, budget: int | None) -> ForestConfig:
+        if budget is None or budget >= self.config.reader_budget:
+            return self.config
+        if budget < 1:
+            raise AdaMMError(f"budget must be at least 1, got {budget}")
+        return replace(self.config, reader_budget=budget)
 
     def pool(
         self,
@@ -288,7 +309,7 @@ class ForestReranker:
         within_rounds: Sequence[str] | None = None,
         question_image_captions: Sequence[str] = (),
     ) -> tuple[CandidatePool, list[str]]:
-        """The candidate pool, and the retrieval ranking's memory ids."""
+        """The candidate pool, and the round of each memory of the retrieval ranking."""
         cat = self.catalogue
         pool, ranking = discover(
             cat,
@@ -297,16 +318,19 @@ class ForestReranker:
             within_rounds=within_rounds,
             question_image_captions=question_image_captions,
         )
-        return pool, [cat.memories[i].memory_id for i in ranking]
+        return pool, [cat.memories[i].round_id for i in ranking]
 
-    def _finish(
-        self, pool: CandidatePool, ranking: list[str], result: ForestResult
-    ) -> ForestResult:
-        cat = self.catalogue
-        result.retrieval_rounds = [
-            cat.memories[cat.index_of[m]].round_id for m in ranking
-        ]
-        return result
+    def _offline(
+        self, pool: CandidatePool, config: ForestConfig
+    ) -> ForestResult | None:
+        """The result when no model call is needed, else None."""
+        if not pool.candidates:
+            return _empty(pool, "verified" if self.model is not None else "fixed-edge")
+        if not self.active:
+            return _passthrough(pool, config)
+        if self.model is None:
+            return _solve(pool, None, config, [])
+        return None
 
     def rerank(
         self,
@@ -315,25 +339,37 @@ class ForestReranker:
         question_type: str | None = None,
         question_image_captions: Sequence[str] = (),
         within_rounds: Sequence[str] | None = None,
+        budget: int | None = None,
     ) -> ForestResult:
-        """The evidence forest for a question."""
+        """The evidence forest for a question.
+
+        Args:
+            question: The question (with any image caption appended).
+            question_type: Shown to the verifiers when known.
+            question_image_captions: Captions of images in the question.
+            within_rounds: Seed only from these rounds' memories (the query
+                graph reranks what its tools returned).
+            budget: Select at most this many memories (default
+                ``config.reader_budget``).
+        """
+        config = self._config(budget)
         pool, ranking = self.pool(
             question,
             within_rounds=within_rounds,
             question_image_captions=question_image_captions,
         )
-        if not self.active:
-            return self._finish(pool, ranking, _passthrough(pool, self.config))
-        outcome = None
-        if self.model is not None and pool.candidates:
+        result = self._offline(pool, config)
+        if result is None:
             outcome = run_verifiers(
                 self.model,
                 pool,
                 question_type=question_type,
-                attempts=self.config.attempts,
-                config=self.config,
+                attempts=config.attempts,
+                config=config,
             )
-        return self._finish(pool, ranking, _solve(pool, outcome, self.config, []))
+            result = _solve(pool, outcome, config, [])
+        result.retrieval_rounds = ranking
+        return result
 
     async def arerank(
         self,
@@ -342,53 +378,68 @@ class ForestReranker:
         question_type: str | None = None,
         question_image_captions: Sequence[str] = (),
         within_rounds: Sequence[str] | None = None,
+        budget: int | None = None,
     ) -> ForestResult:
         """:meth:`rerank` with the two verifier calls awaited concurrently."""
-        pool, ranking = self.pool(
+        config = self._config(budget)
+        pool, ranking = await asyncio.to_thread(
+            self.pool,
             question,
             within_rounds=within_rounds,
             question_image_captions=question_image_captions,
         )
-        if not self.active:
-            return self._finish(pool, ranking, _passthrough(pool, self.config))
-        outcome = None
-        if self.model is not None and pool.candidates:
+        result = self._offline(pool, config)
+        if result is None:
             outcome = await arun_verifiers(
                 self.model,
                 pool,
                 question_type=question_type,
-                attempts=self.config.attempts,
-                config=self.config,
+                attempts=config.attempts,
+                config=config,
             )
-        return self._finish(pool, ranking, _solve(pool, outcome, self.config, []))
+            result = _solve(pool, outcome, config, [])
+        result.retrieval_rounds = ranking
+        return result
 
     # -- the query graph's rerank stage -------------------------------------
     def rerank_steps(
         self, question: str, steps: list[dict[str, Any]]
     ) -> tuple[list[dict[str, Any]], list[str]]:
-        """Replace retrieval steps' units by the forest over their rounds."""
+        """Replace event-level retrieval steps' units by the forest over their rounds.
+
+        A step keeps its units when they are episodes or topics (summaries, not
+        evidence memories) or when the forest selects nothing; the selection
+        never exceeds the step's own number of units (its share of the budget).
+        """
         out, notes = [], []
         for step in steps:
             units = (step.get("result") or {}).get("units")
-            if step.get("error") or not units:
+            if (
+                step.get("error")
+                or not units
+                or any(u.get("unit_type") != "event" for u in units)
+            ):
                 out.append(step)
                 continue
             rounds = [
                 r
                 for u in units
-                for r in [*(u.get("round_ids") or [])]
-                + [
-                    r
-                    for n in u.get("neighbours") or []
-                    for r in n.get("round_ids") or []
+                for r in [
+                    *(u.get("round_ids") or []),
+                    *(
+                        r
+                        for n in u.get("neighbours") or []
+                        for r in n.get("round_ids") or []
+                    ),
                 ]
             ]
-            result = self.rerank(question, within_rounds=rounds)
+            result = self.rerank(question, within_rounds=rounds, budget=len(units))
             notes.extend(result.notes)
-            if result.mode == "off":
-                out.append(step)
-                continue
-            out.append(forest_step(step, result))
+            out.append(
+                forest_step(step, result)
+                if result.mode != "off" and result.selected
+                else step
+            )
         return out, list(dict.fromkeys(notes))
 
 
@@ -411,48 +462,72 @@ def forest_step(step: dict[str, Any], result: ForestResult) -> dict[str, Any]:
     return step | {
         "result": {"units": units, "forest": result.to_dict()},
         "evidence": result.round_ids(),
-        "cost": min(step.get("cost", len(units)), len(units)),
+        "cost": len(units),
         "summary": f"evidence forest ({result.mode}): {len(units)} memories in "
         f"{chains} chain{'s' if chains != 1 else ''}, {len(result.edges)} edges",
     }
 
 
+def _checked(c: ForestCandidate, n: int) -> ForestCandidate:
+    """A candidate whose score and position the solver can use, or an error."""
+    if not isinstance(c.memory_id, str) or not c.memory_id:
+        raise AdaMMError(f"candidate {n}: memory id must be a non-empty string")
+    if isinstance(c.score, bool) or not isinstance(c.score, (int, float)):
+        raise AdaMMError(
+            f"candidate {n} ({c.memory_id!r}): score must be a number, got {c.score!r}"
+        )
+    if not math.isfinite(c.score):
+        raise AdaMMError(
+            f"candidate {n} ({c.memory_id!r}): score must be finite, got {c.score}"
+        )
+    if c.position is not None and (
+        isinstance(c.position, bool) or not isinstance(c.position, int)
+    ):
+        raise AdaMMError(
+            f"candidate {n} ({c.memory_id!r}): position must be an integer, got "
+            f"{c.position!r}"
+        )
+    return c
+
+
 def _as_candidate(item: Any, n: int) -> ForestCandidate:
     if isinstance(item, ForestCandidate):
-        return item
+        return _checked(item, n)
     if isinstance(item, MemoryUnit):
-        return ForestCandidate(
-            memory_id=item.unit_id,
-            round_id=item.round_ids[0] if item.round_ids else item.unit_id,
-            text=item.content,
-            score=float(item.score),
-            session_id=item.session_id,
-            position=item.order,
-            date=item.time,
+        return _checked(
+            ForestCandidate(
+                memory_id=item.unit_id,
+                round_id=item.round_ids[0] if item.round_ids else item.unit_id,
+                text=item.content,
+                score=float(item.score),
+                session_id=item.session_id,
+                position=item.order,
+                date=item.time,
+            ),
+            n,
         )
     if isinstance(item, Mapping):
-        try:
-            mid = str(item.get("memory_id") or item.get("unit_id") or item["id"])
-            rounds = item.get("round_ids") or [item.get("round_id") or mid]
-            score = float(item.get("score", 0.0))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise AdaMMError(
-                f"candidate {n}: needs an id (memory_id, unit_id or id) and a "
-                f"numeric score: {exc}"
-            ) from exc
-        if not math.isfinite(score):
-            raise AdaMMError(f"candidate {n}: score must be finite, got {score}")
-        return ForestCandidate(
-            memory_id=mid,
-            round_id=str(rounds[0]),
-            text=str(item.get("text") or item.get("content") or ""),
-            score=score,
-            modalities=tuple(item.get("modalities") or ("text",)),
-            session_id=item.get("session_id"),
-            position=item.get("position", item.get("order")),
-            date=item.get("date", item.get("time")),
-            location=item.get("location"),
-            ocr=item.get("ocr"),
+        raw_id = item.get("memory_id") or item.get("unit_id") or item.get("id")
+        if raw_id is None:
+            raise AdaMMError(f"candidate {n}: needs an id (memory_id, unit_id or id)")
+        mid = str(raw_id)
+        if "score" not in item:
+            raise AdaMMError(f"candidate {n} ({mid!r}): needs a score")
+        rounds = item.get("round_ids") or [item.get("round_id") or mid]
+        return _checked(
+            ForestCandidate(
+                memory_id=mid,
+                round_id=str(rounds[0]),
+                text=str(item.get("text") or item.get("content") or ""),
+                score=item["score"],
+                modalities=tuple(item.get("modalities") or ("text",)),
+                session_id=item.get("session_id"),
+                position=item.get("position", item.get("order")),
+                date=item.get("date", item.get("time")),
+                location=item.get("location"),
+                ocr=item.get("ocr"),
+            ),
+            n,
         )
     raise AdaMMError(
         f"candidate {n}: expected a ForestCandidate, MemoryUnit or mapping, got "
@@ -533,16 +608,21 @@ def forest_rerank(
 
     cfg = config or ForestConfig()
     pool = pool_from_candidates(question, candidates, cfg, question_image_captions)
-    if model is None and not cfg.offline:
-        return _passthrough(pool, cfg)
-    outcome = None
-    if model is not None and pool.candidates:
-        outcome = run_verifiers(
-            resolve_chat_model(model),
-            pool,
-            question_type=question_type,
-            attempts=cfg.attempts,
-            config=cfg,
-        )
-    result = _solve(pool, outcome, cfg, [])
-    return replace(result, retrieval_rounds=[c.round_id for c in pool.candidates])
+    chat = resolve_chat_model(model) if model is not None else None
+    if not pool.candidates:
+        result = _empty(pool, "verified" if chat is not None else "fixed-edge")
+    elif chat is None and not cfg.offline:
+        result = _passthrough(pool, cfg)
+    else:
+        outcome = None
+        if chat is not None:
+            outcome = run_verifiers(
+                chat,
+                pool,
+                question_type=question_type,
+                attempts=cfg.attempts,
+                config=cfg,
+            )
+        result = _solve(pool, outcome, cfg, [])
+    result.retrieval_rounds = [c.round_id for c in pool.candidates]
+    return result

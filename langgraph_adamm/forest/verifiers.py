@@ -105,7 +105,8 @@ retrieved memories) and a list of candidate memories. Each candidate has an \
 anonymous id, its modalities, date, location, retrieval score, a snippet, \
 whether it is itself an anchor (is_atomic_anchor), and the anchors it is \
 explicitly related to (eligible_anchor_relations; relation "same_round" = the \
-same conversation round, "consecutive_turn" = adjacent turns of one session).
+same conversation round, "consecutive_turn" = adjacent turns of one session, \
+"same_place" = a nearby round of the session at the same place).
 
 For every candidate, judge what it adds to the evidence when read together with \
 the one eligible anchor it helps most:
@@ -625,9 +626,9 @@ def _call_sync(model: Any, call: _Call[T], attempts: int) -> _Result[T]:
     for _ in range(max(1, attempts)):
         try:
             raw = model.invoke(call.messages(result.errors))
-        except Exception as exc:  # noqa: BLE001 - reported, never raised
+        except Exception as exc:  # noqa: BLE001 - retried, then reported
             result.raised = _short(exc)
-            return result
+            continue
         try:
             result.value = call.parse(raw)
             return result
@@ -641,9 +642,9 @@ async def _call_async(model: Any, call: _Call[T], attempts: int) -> _Result[T]:
     for _ in range(max(1, attempts)):
         try:
             raw = await model.ainvoke(call.messages(result.errors))
-        except Exception as exc:  # noqa: BLE001 - reported, never raised
+        except Exception as exc:  # noqa: BLE001 - retried, then reported
             result.raised = _short(exc)
-            return result
+            continue
         try:
             result.value = call.parse(raw)
             return result
@@ -678,7 +679,10 @@ def _calls(
 
 def _failure(name: str, result: _Result[Any], attempts: int, fallback: str) -> str:
     if result.raised is not None:
-        return f"{name} call failed ({result.raised}); {fallback}"
+        return (
+            f"{name} call failed after {max(1, attempts)} attempts "
+            f"({result.raised}); {fallback}"
+        )
     last = result.errors[-1] if result.errors else "no output"
     tries = max(1, attempts)
     return f"{name} failed after {tries} attempts (last error: {last}); {fallback}"

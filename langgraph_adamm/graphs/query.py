@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
@@ -114,6 +115,7 @@ class _QueryNodes:
         self.max_attempts = max_attempts
         self._embeds: dict[int, CachedEmbed] = {}
         self._forests: OrderedDict[int, tuple[Memory, ForestReranker]] = OrderedDict()
+        self._forests_lock = threading.Lock()
         self._contexts: OrderedDict[tuple[Any, ...], PlanningContext] = OrderedDict()
 
     # -- helpers -------------------------------------------------------------------
@@ -478,13 +480,15 @@ class _QueryNodes:
         """One forest reranker per memory object (its catalogue is reused)."""
         from langgraph_adamm.forest import ForestReranker
 
-        entry = self._forests.get(id(mem))
-        if entry is None or entry[0] is not mem:
-            entry = (mem, ForestReranker(mem, model=self.model))
-            self._forests[id(mem)] = entry
-            while len(self._forests) > 16:
-                self._forests.popitem(last=False)
-        return entry[1]
+        with self._forests_lock:
+            entry = self._forests.get(id(mem))
+            if entry is None or entry[0] is not mem:
+                entry = (mem, ForestReranker(mem, model=self.model))
+                self._forests[id(mem)] = entry
+                while len(self._forests) > 16:
+                    self._forests.popitem(last=False)
+            self._forests.move_to_end(id(mem))
+            return entry[1]
 
     def rerank(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]:
         """The optional rerank stage over the executed steps."""

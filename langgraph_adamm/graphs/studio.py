@@ -16,6 +16,9 @@ A LangGraph server imports ``graphs/query_graph.py`` and
 ``ADAMM_RETRIEVAL``
     ``0``/``false``/``no``/``off`` turns retrieval memory off, ``1``/``true``/
     ``yes``/``on`` requires it; unset: on when its packages are installed.
+``ADAMM_RERANK``
+    ``forest`` adds the evidence forest to the query graph (it needs
+    ``ADAMM_MODEL`` for its verifiers; without one it is off and says so).
 
 Both modules share one :class:`Memory` per process (:func:`memory_from_env`) and
 compile through :func:`server_graph`, without a checkpointer (the server brings
@@ -44,6 +47,7 @@ ENV_DB = "ADAMM_DB"
 ENV_USER_ID = "ADAMM_USER_ID"
 ENV_MODEL = "ADAMM_MODEL"
 ENV_RETRIEVAL = "ADAMM_RETRIEVAL"
+ENV_RERANK = "ADAMM_RERANK"
 DEFAULT_DB = "adamm.duckdb"
 DEFAULT_USER = "default"
 
@@ -100,6 +104,23 @@ def settings_from_env(
                 "(0, false, no, off); unset it for 'on when installed'"
             )
     return db, user, model, retrieval
+
+
+def rerank_from_env(environ: Mapping[str, str] | None = None) -> str | None:
+    """The query graph's rerank stage from ``ADAMM_RERANK``: ``"forest"`` or None.
+
+    Raises:
+        AdaMMError: for any other value, naming the variable.
+    """
+    raw = _get(os.environ if environ is None else environ, ENV_RERANK)
+    if raw is None or raw.lower() in _FALSE:
+        return None
+    if raw.lower() != "forest":
+        raise AdaMMError(
+            f"{ENV_RERANK}={raw!r}: the only rerank stage is 'forest'; unset it for "
+            "none"
+        )
+    return "forest"
 
 
 def memory_from_env(environ: Mapping[str, str] | None = None) -> Memory:

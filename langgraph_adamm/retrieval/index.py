@@ -67,6 +67,19 @@ class VectorIndex:
         keep = rows[0] >= 0
         return scores[0][keep], rows[0][keep]
 
+    def search_many(self, queries: np.ndarray, k: int) -> list[list[tuple[float, int]]]:
+        """Top-k (score, row) pairs for each of several query vectors, one call."""
+        k = min(k, len(self))
+        if k <= 0 or not len(queries):
+            return [[] for _ in range(len(queries))]
+        scores, rows = self._index.search(
+            np.ascontiguousarray(queries, dtype=np.float32), k
+        )
+        return [
+            [(float(s), int(r)) for s, r in zip(srow, rrow, strict=True) if r >= 0]
+            for srow, rrow in zip(scores, rows, strict=True)
+        ]
+
     def reconstruct(self, rows: list[int]) -> np.ndarray:
         """The stored vectors of some rows."""
         if not rows:

@@ -29,6 +29,8 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_retrieval.py
 	$(BIN)/python tools/bench_query.py --seeds 3001 3002 3003 3004 3005
 	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10
+	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10 --rerank forest --methods adamm flat
+	$(BIN)/python tools/bench_forest_solver.py --trials 1000 --seed 0
 
 clean:
 	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal .pytest_cache .mypy_cache .ruff_cache

@@ -272,6 +272,7 @@ def evaluate(
                 from langgraph_adamm.forest import ForestReranker
 
                 reranker = ForestReranker(memory, model=model)
+                forest_stats["memories"].append(len(reranker.catalogue))
             for q in scored:
                 text = query_text(q)
                 for name, retrieve in retrievers.items():
@@ -361,6 +362,7 @@ def forest_summary(
             else 0.0,
             "p95": _percentile(stats["solver_ms"], 0.95),
         },
+        "memories": int(sum(stats["memories"])),
         "mean_selected_memories": _mean(stats["selected"]),
         "mean_selected_rounds": _mean(stats["rounds"]),
         "mean_source_rounds": _mean(stats["source_rounds"]),

@@ -62,13 +62,14 @@ def garden_history():
     )
 
 
-def open_memory(turn_views: bool) -> Memory:
+def open_memory(turn_views: bool, path=":memory:", **config) -> Memory:
+    """A text-only memory of user ``u`` (MiniLM), with or without turn views."""
     return Memory(
-        ":memory:",
+        path,
         user_id="u",
         text_encoder=TEXT,
         visual_encoder=None,
-        config=AdaMMConfig(turn_views=turn_views),
+        config=AdaMMConfig(turn_views=turn_views, **config),
     )
 
 
@@ -108,10 +109,7 @@ def test_turn_views_leave_event_search_unchanged(tmp_path):
     for turn_views in (False, True):
         path = tmp_path / f"m{turn_views}.duckdb"
         for _ in range(2):  # as ingested, and reopened from the file
-            with Memory(
-                path, user_id="u", text_encoder=TEXT, visual_encoder=None,
-                config=AdaMMConfig(turn_views=turn_views),
-            ) as m:  # fmt: skip
+            with open_memory(turn_views, path) as m:
                 if not m.has_user("u"):
                     m.ingest(garden_history())
                 units = m.semantic_match("pruning herbs", "event", 5)
@@ -207,33 +205,17 @@ def test_mutual_knn_is_symmetric():
 
 def test_restricted_retrieval_and_reopen(tmp_path):
     path = tmp_path / "m.duckdb"
-    with Memory(
-        path,
-        user_id="u",
-        text_encoder=TEXT,
-        visual_encoder=None,
-        config=AdaMMConfig(turn_views=True),
-    ) as m:
-        m.ingest(garden_history())
-        pool, _ = discover(
-            MemoryCatalogue(m.retrieval),
-            "chain",
-            ForestConfig(),
-            within_rounds=["S2:2"],
-        )
-        first = [(c.memory_id, round(c.score, 5)) for c in pool.candidates]
-    assert {c for c, _ in first[:2]} == {"S2:2#user", "S2:2#assistant"}
-    with Memory(
-        path,
-        user_id="u",
-        text_encoder=TEXT,
-        visual_encoder=None,
-        config=AdaMMConfig(turn_views=True),
-    ) as m:
-        pool, _ = discover(
-            MemoryCatalogue(m.retrieval),
-            "chain",
-            ForestConfig(),
-            within_rounds=["S2:2"],
-        )
-        assert [(c.memory_id, round(c.score, 5)) for c in pool.candidates] == first
+    found = []
+    for _ in range(2):  # as ingested, and reopened from the file
+        with open_memory(True, path) as m:
+            if not m.has_user("u"):
+                m.ingest(garden_history())
+            pool, _ = discover(
+                MemoryCatalogue(m.retrieval),
+                "chain",
+                ForestConfig(),
+                within_rounds=["S2:2"],
+            )
+            found.append([(c.memory_id, round(c.score, 5)) for c in pool.candidates])
+    assert {c for c, _ in found[0][:2]} == {"S2:2#user", "S2:2#assistant"}
+    assert found[0] == found[1]

@@ -12,13 +12,13 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field, PrivateAttr
 
-from langgraph_adamm import AdaMMConfig, AdaMMError, ForestConfig, Memory, forest_rerank
+from langgraph_adamm import AdaMMError, ForestConfig, forest_rerank
 from langgraph_adamm.forest import ForestCandidate, ForestReranker
 from langgraph_adamm.forest.rerank import OFFLINE_OFF_NOTE
 from langgraph_adamm.forest.verifiers import ECV_PROMPT, NODE_VERIFIER_PROMPT
 from langgraph_adamm.graphs import create_query_graph
 from langgraph_adamm.retrieval.search import MemoryUnit
-from tests.test_forest_discovery import TEXT, garden_history
+from tests.test_forest_discovery import garden_history, open_memory
 
 pytest.importorskip("faiss")
 
@@ -189,13 +189,7 @@ class ScriptedVerifiers(BaseChatModel):
 
 @pytest.fixture
 def garden() -> Any:
-    with Memory(
-        ":memory:",
-        user_id="u",
-        text_encoder=TEXT,
-        visual_encoder=None,
-        config=AdaMMConfig(turn_views=True),
-    ) as m:
+    with open_memory(True) as m:
         m.ingest(garden_history())
         yield m
 
@@ -256,13 +250,7 @@ def test_query_graph_rejects_unknown_rerank(garden):
 
 
 def test_query_graph_forest_offline_forced():
-    with Memory(
-        ":memory:",
-        user_id="u",
-        text_encoder=TEXT,
-        visual_encoder=None,
-        config=AdaMMConfig(turn_views=True, forest=ForestConfig(offline=True)),
-    ) as m:
+    with open_memory(True, forest=ForestConfig(offline=True)) as m:
         m.ingest(garden_history())
         out = (
             create_query_graph(m, rerank="forest")
@@ -299,13 +287,7 @@ def test_query_graph_forest_keeps_episode_results(garden):
 
 
 def test_reranker_follows_a_growing_memory():
-    with Memory(
-        ":memory:",
-        user_id="u",
-        text_encoder=TEXT,
-        visual_encoder=None,
-        config=AdaMMConfig(turn_views=True, forest=ForestConfig(offline=True)),
-    ) as m:
+    with open_memory(True, forest=ForestConfig(offline=True)) as m:
         history = garden_history()
         first, second = history.sessions
         m.ingest(type(history)(history.user_id, (first,)))

@@ -114,6 +114,10 @@ class AdaMMConfig:
     event_window: int = 1
     """EventLocate returns each event with this many neighbours on each side
     (within its session)."""
+    text_backend: str = "torch"
+    """How the default text encoder runs: ``"torch"`` (the reference),
+    ``"onnx"`` (ONNX Runtime, the same vectors) or ``"onnx-int8"`` (int8, about
+    twice as fast on CPU; recall in BENCHMARKS.md). ONNX needs ``[onnx]``."""
     turn_views: bool = False
     """Also embed each turn of a two-turn round on its own (views ``turn:user`` and
     ``turn:assistant``): the evidence forest then works on single turns, as
@@ -159,5 +163,10 @@ class AdaMMConfig:
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"{name} must be in (0, 1], got {value}")
+        if self.text_backend not in ("torch", "onnx", "onnx-int8"):
+            raise ValueError(
+                f"text_backend must be torch, onnx or onnx-int8, got "
+                f"{self.text_backend!r}"
+            )
         if self.ingest_batch_size < 1:
             raise ValueError("ingest_batch_size must be at least 1")

@@ -269,7 +269,9 @@ class Memory:
             )
             return None
         text = (
-            SentenceTransformerEncoder(text_encoder or DEFAULT_TEXT_MODEL)
+            SentenceTransformerEncoder(
+                text_encoder or DEFAULT_TEXT_MODEL, backend=self.config.text_backend
+            )
             if text_encoder is None or isinstance(text_encoder, str)
             else text_encoder
         )

@@ -123,6 +123,17 @@ class AdaMMConfig:
     ``turn:assistant``): the evidence forest then works on single turns, as
     GraphMemix does. Off by default: it roughly doubles the text encoded per
     dialogue round. Event search never uses these views."""
+    approximate_search_above: int | None = 100_000
+    """Past this many vectors in one index, event search switches from exact
+    FAISS search to an HNSW graph (recall against exact search in
+    BENCHMARKS.md); None: always exact."""
+    hnsw_m: int = 32
+    """HNSW graph degree."""
+    hnsw_ef_search: int = 128
+    """HNSW candidates per search (at least the number asked for)."""
+    persist_index: bool = True
+    """Keep the vector indexes in files beside the database (``<db>.index/``),
+    so reopening reads them instead of re-adding every stored vector."""
     episode_context_weight: float = 0.2
     """Hierarchical round retrieval blends an event's score with its episode's
     score by this weight (fixed a priori, not tuned on any benchmark)."""

@@ -52,6 +52,9 @@ Extracted = tuple[int, Round, list[Observation] | Exception]
 """A round's extraction result: its order, the round, observations or the error."""
 
 
+logger = logging.getLogger(__name__)
+
+
 def _query_input(
     question: str, question_time: str | datetime | None, user_id: str | None
 ) -> dict[str, Any]:
@@ -755,7 +758,12 @@ class Memory:
         )
 
     def close(self) -> None:
-        """Close the database."""
+        """Persist the retrieval indexes (when they changed) and close the database."""
+        if self._retrieval_open and self._retrieval is not None:
+            try:
+                self._retrieval.flush_index()
+            except Exception as exc:  # noqa: BLE001 - closing must not fail on it
+                logger.warning("could not persist the vector index: %s", exc)
         self.db.close()
 
     def __enter__(self) -> Memory:

@@ -1,13 +1,16 @@
-"""Vector search with FAISS: an exact inner-product index, on a GPU when one is there.
+"""Vector search with FAISS: exact inner product, HNSW past a size, GPU when there.
 
-The CPU index is the default and the tested path. When faiss reports a GPU (the
-faiss-gpu package), the same index is copied to the GPUs and returns the same
-results.
+The exact CPU index is the default and the tested path. Past
+``approximate_above`` vectors (``AdaMMConfig.approximate_search_above``) a CPU
+index switches to an HNSW graph over the same vectors. When faiss reports a GPU
+(the faiss-gpu package), the exact index is copied to the GPUs and returns the
+same results.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,14 +34,38 @@ def _faiss() -> Any:
 class VectorIndex:
     """Unit vectors with int64 owners; search returns (score, row) pairs.
 
+    Exact inner-product search (``IndexFlatIP``) up to ``approximate_above``
+    vectors; past it, on CPU, the index becomes an HNSW graph over the same
+    vectors (``IndexHNSWFlat``: row ids, scores and ``reconstruct`` unchanged in
+    meaning), searched with ``ef_search`` candidates (at least k).
+
     Args:
         dim: Vector dimension.
         use_gpu: None (default) uses the GPUs when faiss sees any; False never.
+            A GPU index stays exact.
+        approximate_above: Vector count past which HNSW replaces exact search;
+            None: always exact.
+        hnsw_m: HNSW graph degree.
+        ef_construction: HNSW build-time candidate list.
+        ef_search: HNSW search-time candidate list.
     """
 
-    def __init__(self, dim: int, *, use_gpu: bool | None = None) -> None:
+    def __init__(
+        self,
+        dim: int,
+        *,
+        use_gpu: bool | None = None,
+        approximate_above: int | None = None,
+        hnsw_m: int = 32,
+        ef_construction: int = 80,
+        ef_search: int = 128,
+    ) -> None:
         faiss = _faiss()
         self.dim = dim
+        self.approximate_above = approximate_above
+        self.hnsw_m = hnsw_m
+        self.ef_construction = ef_construction
+        self.ef_search = ef_search
         self._cpu = faiss.IndexFlatIP(dim)
         self.on_gpu = False
         gpus = faiss.get_num_gpus() if hasattr(faiss, "get_num_gpus") else 0
@@ -48,30 +75,66 @@ class VectorIndex:
         else:
             self._index = self._cpu
 
+    @property
+    def approximate(self) -> bool:
+        """Whether searches go through the HNSW graph."""
+        return not isinstance(self._index, _faiss().IndexFlat) and not self.on_gpu
+
     def __len__(self) -> int:
         return int(self._index.ntotal)
 
+    def _hnsw(self) -> Any:
+        faiss = _faiss()
+        index = faiss.IndexHNSWFlat(self.dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = self.ef_construction
+        index.hnsw.efSearch = self.ef_search
+        return index
+
     def add(self, vectors: np.ndarray) -> None:
         """Append rows (row ids continue from the current size)."""
-        if len(vectors):
-            self._index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+        if not len(vectors):
+            return
+        rows = np.ascontiguousarray(vectors, dtype=np.float32)
+        limit = self.approximate_above
+        if (
+            limit is not None
+            and not self.on_gpu
+            and not self.approximate
+            and len(self) + len(rows) > limit
+        ):
+            hnsw = self._hnsw()
+            if len(self):
+                hnsw.add(self._index.reconstruct_n(0, len(self)))
+            logger.info(
+                "vector index past %d vectors: switching to HNSW (M=%d)",
+                limit,
+                self.hnsw_m,
+            )
+            self._index = hnsw
+        self._index.add(rows)
 
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k scores and row ids for one query vector."""
         k = min(k, len(self))
         if k <= 0:
             return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
+        self._widen(k)
         scores, rows = self._index.search(
             np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k
         )
         keep = rows[0] >= 0
         return scores[0][keep], rows[0][keep]
 
+    def _widen(self, k: int) -> None:
+        if self.approximate:
+            self._index.hnsw.efSearch = max(self.ef_search, k)
+
     def search_many(self, queries: np.ndarray, k: int) -> list[list[tuple[float, int]]]:
         """Top-k (score, row) pairs for each of several query vectors, one call."""
         k = min(k, len(self))
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]
+        self._widen(k)
         scores, rows = self._index.search(
             np.ascontiguousarray(queries, dtype=np.float32), k
         )
@@ -85,3 +148,26 @@ class VectorIndex:
         if not rows:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self._index.reconstruct(int(r)) for r in rows])
+
+    # -- persistence ---------------------------------------------------------
+    def write(self, path: Path) -> None:
+        """Write the index (a GPU index is written as its CPU copy)."""
+        faiss = _faiss()
+        index = faiss.index_gpu_to_cpu(self._index) if self.on_gpu else self._index
+        faiss.write_index(index, str(path))
+
+    @classmethod
+    def read(cls, path: Path, **options: Any) -> VectorIndex:
+        """An index written by :meth:`write`, with this process's options."""
+        faiss = _faiss()
+        stored = faiss.read_index(str(path))
+        out = cls(int(stored.d), **options)
+        if isinstance(stored, faiss.IndexFlat) or out.on_gpu:
+            if out.on_gpu or out.approximate_above is not None:
+                out.add(stored.reconstruct_n(0, stored.ntotal) if stored.ntotal else [])
+            else:
+                out._cpu = out._index = stored
+        else:  # an HNSW graph: kept as it is
+            stored.hnsw.efSearch = out.ef_search
+            out._index = stored
+        return out

@@ -236,7 +236,7 @@ class OnnxTextModel:
             vecs = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
         return np.asarray(vecs, dtype=np.float32)
 
-    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+    def encode(self, texts: Sequence[str], batch_size: int = 16) -> np.ndarray:
         """Embeddings of the texts (unit length when the model normalizes).
 
         Texts are sorted by length so that each batch pads little.

@@ -3,14 +3,17 @@
 Rounds are indexed in batches after they are stored (independently of attribute
 extraction): their texts and images are embedded outside the transaction, then
 events, views, touched episodes and topics and the rounds' ``indexed`` flag
-commit together. The in-memory hierarchy and FAISS indexes are rebuilt from the
-database on open, so a reopened memory returns the same results.
+commit together. On open the hierarchy is read from the database and the FAISS
+indexes from their persisted files when those match the stored views
+(:mod:`~langgraph_adamm.retrieval.persist`), else rebuilt from the stored
+vectors, so a reopened memory returns the same results.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +21,7 @@ import numpy as np
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.history import DEFAULT_USER_ID, Round
+from langgraph_adamm.retrieval import persist
 from langgraph_adamm.retrieval.describe import HierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
     TextEncoder,
@@ -90,6 +94,12 @@ class RetrievalMemory(SearchMixin):
         config: Thresholds, fusion weights and batch size.
     """
 
+    save_fraction = 0.05
+    """Indexes are written once the rounds indexed since the last write are this
+    fraction of the memory (and on close)."""
+    index_source: str = "database"
+    """Where the open indexes came from: ``"file"`` or ``"database"``."""
+
     def __init__(
         self,
         db: MemoryDatabase,
@@ -136,16 +146,16 @@ class RetrievalMemory(SearchMixin):
             on_episode_closed=self._describe_episode if self.describer else None,
             on_topic_grown=self._describe_topic if self.describer else None,
         )
+        # An event's own vectors matter only while it is being added to the
+        # hierarchy (episodes keep their sums), so they are not read back.
         rows = self.db.fetchall(
-            'SELECT round_id, session_id, "order", time, text, text_vec, visual_vec, '
-            'episode_id FROM adamm_events WHERE user_id = ? ORDER BY "order"',
+            'SELECT round_id, session_id, "order", time, text, episode_id '
+            'FROM adamm_events WHERE user_id = ? ORDER BY "order"',
             [self.user_id],
         )
         self._event_ids: list[str] = []
-        for rid, sid, order, time, text, tv, vv, ep in rows:
-            h.events[rid] = Event(
-                rid, sid, order, time, text or "", _vec(tv), _vec(vv), ep
-            )
+        for rid, sid, order, time, text, ep in rows:
+            h.events[rid] = Event(rid, sid, order, time, text or "", None, None, ep)
             self._event_ids.append(rid)
         self._event_pos = {rid: i for i, rid in enumerate(self._event_ids)}
         for (
@@ -195,11 +205,34 @@ class RetrievalMemory(SearchMixin):
         self._sessions: dict[str, list[str]] = {}
         for rid in self._event_ids:
             self._sessions.setdefault(h.events[rid].session_id, []).append(rid)
-        self._text_index = VectorIndex(self.text_encoder.dim)
         self._text_owner: list[int] = []
-        self._visual_index: VectorIndex | None = None
         self._visual_owner: list[int] = []
         self._views: dict[int, tuple[list[int], list[int]]] = {}
+        self._unsaved = 0
+        expected = self._index_fingerprint()
+        stored = persist.load(self._index_folder, expected, **self._index_options())
+        if stored is not None:
+            self.index_source = "file"
+            self._text_index, self._visual_index = stored
+            for rid, modality in self.db.fetchall(
+                "SELECT v.round_id, v.modality FROM adamm_event_views v JOIN "
+                "adamm_events e USING (user_id, round_id) WHERE v.user_id = ? "
+                "AND NOT starts_with(v.view, ?) "
+                'ORDER BY e."order"',
+                [self.user_id, TURN_VIEW_PREFIX],
+            ):
+                slot, owners = (
+                    (0, self._text_owner)
+                    if modality == "text"
+                    else (1, self._visual_owner)
+                )
+                owner = self._event_pos[rid]
+                self._views.setdefault(owner, ([], []))[slot].append(len(owners))
+                owners.append(owner)
+            return
+        self.index_source = "database"
+        self._text_index = VectorIndex(self.text_encoder.dim, **self._index_options())
+        self._visual_index = None
         text_rows: list[tuple[int, Any]] = []
         visual_rows: list[tuple[int, Any]] = []
         for rid, modality, vec in self.db.fetchall(
@@ -213,12 +246,53 @@ class RetrievalMemory(SearchMixin):
                 (self._event_pos[rid], _vec(vec))
             )
         self._add_views(text_rows, visual_rows)
+        if text_rows or visual_rows:
+            self.save_index(expected)
+
+    # -- persisted indexes ----------------------------------------------------
+    @property
+    def _index_folder(self) -> Path | None:
+        if not self.config.persist_index:
+            return None
+        return persist.index_folder(self.db, self.user_id)
+
+    def _index_options(self) -> dict[str, Any]:
+        cfg = self.config
+        return {
+            "approximate_above": cfg.approximate_search_above,
+            "hnsw_m": cfg.hnsw_m,
+            "ef_search": cfg.hnsw_ef_search,
+        }
+
+    def _index_fingerprint(self) -> dict[str, Any]:
+        """What a persisted index must match: its views, encoders and layout."""
+        return {
+            "views": persist.fingerprint(self.db, self.user_id, TURN_VIEW_PREFIX),
+            "text_encoder": [self.text_encoder.name, self.text_encoder.dim],
+            "approximate_above": self.config.approximate_search_above,
+            "hnsw_m": self.config.hnsw_m,
+        }
+
+    def save_index(self, expected: dict[str, Any] | None = None) -> None:
+        """Persist the vector indexes beside the database file (when it is one)."""
+        folder = self._index_folder
+        self._unsaved = 0
+        if folder is None:
+            return
+        persist.save(
+            folder,
+            expected or self._index_fingerprint(),
+            self._text_index,
+            self._visual_index,
+        )
 
     def _add_views(
         self, text_rows: list[tuple[int, Any]], visual_rows: list[tuple[int, Any]]
     ) -> None:
         if visual_rows and self._visual_index is None:
-            self._visual_index = VectorIndex(len(visual_rows[0][1]))
+            self._visual_index = VectorIndex(
+                len(visual_rows[0][1]), **self._index_options()
+            )
         for slot, rows, index, owners in (
             (0, text_rows, self._text_index, self._text_owner),
             (1, visual_rows, self._visual_index, self._visual_owner),
@@ -250,7 +324,19 @@ class RetrievalMemory(SearchMixin):
         once it holds the lock, so no round is indexed twice.
         """
         with self.db.index_lock:
-            return self._index_pending(progress)
+            outcome = self._index_pending(progress)
+            self._unsaved += outcome.indexed
+            # Writing the index costs its size: write when the unsaved part is
+            # 5% of the memory or more (always, for a small one), and on close.
+            if self._unsaved and self._unsaved >= self.save_fraction * self.event_count:
+                self.save_index()
+            return outcome
+
+    def flush_index(self) -> None:
+        """Persist the indexes if rounds were indexed since they were last saved."""
+        with self.db.index_lock:
+            if self._unsaved:
+                self.save_index()
 
     def _index_pending(
         self, progress: Callable[[int, int], None] | None = None
@@ -344,7 +430,12 @@ class RetrievalMemory(SearchMixin):
                     texts.append(text)
                     owners.append((j, f"{TURN_VIEW_PREFIX}{kind}"))
         problems_before = len(outcome.image_problems)
-        vectors = self.text_encoder.encode(texts)
+        # one forward pass per distinct text (a caption shown twice, a turn that
+        # is also the whole round when views coincide)
+        distinct = list(dict.fromkeys(texts))
+        encoded = self.text_encoder.encode(distinct)
+        row_of = {t: i for i, t in enumerate(distinct)}
+        vectors = encoded[[row_of[t] for t in texts]] if texts else encoded
         image_vecs = self._embed_images(batch, outcome)
         full_vec: dict[int, np.ndarray] = {
             j: vectors[k] for k, (j, view) in enumerate(owners) if view == "round"

@@ -1,0 +1,111 @@
+"""The event-view vector indexes, persisted beside the database file.
+
+Reopening a memory used to rebuild its FAISS indexes from every stored vector.
+Now each user's text and visual indexes are written to
+``<database>.index/<user key>/`` after each indexing pass (atomically: a
+temporary file, then a rename), with a fingerprint of the views they hold: per
+modality the number of view rows and a hash sum of their (round id, view name)
+pairs, read from the database without the vectors. On open the fingerprint is
+recomputed; a missing, unreadable or stale file (another process indexed, a
+crash came between the commit and the write) is rebuilt from the database and
+written again. An in-memory database (``:memory:``) is never persisted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from langgraph_adamm.retrieval.index import VectorIndex
+
+if TYPE_CHECKING:
+    from langgraph_adamm.storage.database import MemoryDatabase
+
+logger = logging.getLogger(__name__)
+FORMAT = 1
+
+
+def index_folder(db: MemoryDatabase, user_id: str) -> Path | None:
+    """Where one user's indexes live, or None for an in-memory database."""
+    if db.path == ":memory:":
+        return None
+    key = hashlib.sha1(user_id.encode("utf-8")).hexdigest()[:16]
+    return (
+        Path(db.path).expanduser().resolve().with_name(Path(db.path).name + ".index")
+        / key
+    )
+
+
+def fingerprint(
+    db: MemoryDatabase, user_id: str, exclude_prefix: str
+) -> dict[str, list[int]]:
+    """Per modality: [view rows, hash sum of their (round id, view) pairs]."""
+    out = {"text": [0, 0], "visual": [0, 0]}
+    for modality, count, total in db.fetchall(
+        "SELECT modality, count(*), "
+        "coalesce(sum(hash(round_id || '|' || view)), 0) "
+        "FROM adamm_event_views WHERE user_id = ? AND NOT starts_with(view, ?) "
+        "GROUP BY modality",
+        [user_id, exclude_prefix],
+    ):
+        out[str(modality)] = [int(count), int(total)]
+    return out
+
+
+def load(
+    folder: Path | None, expected: dict[str, Any], **options: Any
+) -> tuple[VectorIndex, VectorIndex | None] | None:
+    """The persisted (text, visual) indexes when they match ``expected``."""
+    if folder is None:
+        return None
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if meta != {"format": FORMAT, **expected}:
+        return None
+    try:
+        text = VectorIndex.read(folder / "text.faiss", **options)
+        visual = None
+        if (folder / "visual.faiss").is_file():
+            visual = VectorIndex.read(folder / "visual.faiss", **options)
+    except Exception as exc:  # noqa: BLE001 - a damaged file is rebuilt
+        logger.warning("persisted index in %s unreadable (%s); rebuilding", folder, exc)
+        return None
+    if len(text) != expected["views"]["text"][0] or (
+        len(visual or ()) != expected["views"]["visual"][0]
+    ):
+        return None
+    return text, visual
+
+
+def save(
+    folder: Path | None,
+    expected: dict[str, Any],
+    text: VectorIndex,
+    visual: VectorIndex | None,
+) -> None:
+    """Write the indexes and their fingerprint; a failure is logged, not raised."""
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "meta.json").unlink(missing_ok=True)  # stale until rewritten
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            text.write(Path(tmp) / "text.faiss")
+            os.replace(Path(tmp) / "text.faiss", folder / "text.faiss")
+            if visual is not None:
+                visual.write(Path(tmp) / "visual.faiss")
+                os.replace(Path(tmp) / "visual.faiss", folder / "visual.faiss")
+            else:
+                (folder / "visual.faiss").unlink(missing_ok=True)
+            meta = Path(tmp) / "meta.json"
+            meta.write_text(json.dumps({"format": FORMAT, **expected}), "utf-8")
+            os.replace(meta, folder / "meta.json")
+    except OSError as exc:
+        logger.warning("could not persist the vector index in %s: %s", folder, exc)

@@ -1,0 +1,128 @@
+"""Persisted vector indexes (fast reopen) and approximate search past a size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from langgraph_adamm import AdaMMConfig, Memory
+
+pytest.importorskip("faiss")
+pytest.importorskip("sentence_transformers")
+
+from langgraph_adamm.history import History  # noqa: E402
+from langgraph_adamm.retrieval.index import VectorIndex  # noqa: E402
+from tests.test_forest_discovery import TEXT, garden_history  # noqa: E402
+
+QUERIES = ("tomato seedlings", "bike chain", "pruning basil", "water")
+
+
+def clustered(n: int, dim: int = 32, seed: int = 0) -> np.ndarray:
+    """Unit vectors around 20 centres: structured like real embeddings."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((20, dim))
+    v = centres[rng.integers(0, 20, n)] + 0.4 * rng.standard_normal((n, dim))
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_hnsw_past_the_threshold_finds_what_exact_search_finds():
+    data = clustered(3000)
+    exact = VectorIndex(32, use_gpu=False)
+    approx = VectorIndex(32, use_gpu=False, approximate_above=1000)
+    for part in np.array_split(data, 5):  # crosses the threshold midway
+        exact.add(part)
+        approx.add(part)
+    assert approx.approximate and not exact.approximate and len(approx) == 3000
+    queries = clustered(50, seed=1)
+    overlap = []
+    for q in queries:
+        es, er = exact.search(q, 10)
+        a_s, ar = approx.search(q, 10)
+        overlap.append(len(set(er) & set(ar)) / 10)
+        # scores are the same inner products, for the rows both found
+        common = {int(r): float(s) for s, r in zip(es, er, strict=True)}
+        for s, r in zip(a_s, ar, strict=True):
+            if int(r) in common:
+                assert s == pytest.approx(common[int(r)], abs=1e-5)
+    assert np.mean(overlap) >= 0.95
+    # rows keep their ids: reconstruct returns the vector added at that row
+    assert np.allclose(approx.reconstruct([0, 2999]), data[[0, 2999]], atol=1e-6)
+
+
+def open_memory(path, **config) -> Memory:
+    return Memory(
+        path,
+        user_id="u",
+        text_encoder=TEXT,
+        visual_encoder=None,
+        config=AdaMMConfig(**config),
+    )
+
+
+def answers(m: Memory) -> list:
+    return [
+        [(u.unit_id, round(u.score, 5)) for u in m.semantic_match(q, "event", 4)]
+        for q in QUERIES
+    ]
+
+
+def test_memory_with_a_tiny_threshold_answers_like_exact_search():
+    with (
+        open_memory(":memory:") as exact,
+        open_memory(":memory:", approximate_search_above=3) as approx,
+    ):
+        exact.ingest(garden_history())
+        approx.ingest(garden_history())
+        assert approx.retrieval._text_index.approximate
+        assert answers(approx) == answers(exact)
+
+
+def test_reopen_reads_the_persisted_index(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with open_memory(path) as m:
+        m.ingest(garden_history())
+        expected = answers(m)
+    folder = tmp_path / "m.duckdb.index"
+    assert list(folder.rglob("text.faiss")) and list(folder.rglob("meta.json"))
+    with open_memory(path) as m:
+        assert m.retrieval.index_source == "file"
+        assert answers(m) == expected
+
+
+def test_a_stale_or_damaged_index_is_rebuilt(tmp_path):
+    path = tmp_path / "m.duckdb"
+    history = garden_history()
+    first, second = history.sessions
+    with open_memory(path) as m:
+        m.ingest(History(history.user_id, (first,)))
+    # another writer indexes more rounds without updating the files
+    with open_memory(path, persist_index=False) as m:
+        m.ingest(History(history.user_id, (second,)))
+    with open_memory(":memory:") as fresh:
+        fresh.ingest(history)
+        expected = answers(fresh)
+    with open_memory(path) as m:
+        assert m.retrieval.index_source == "database"  # stale: rebuilt
+        assert answers(m) == expected
+    with open_memory(path) as m:
+        assert m.retrieval.index_source == "file"  # and written again
+    (text,) = (tmp_path / "m.duckdb.index").rglob("text.faiss")
+    text.write_bytes(b"not an index")
+    with open_memory(path) as m:
+        assert m.retrieval.index_source == "database"
+        assert answers(m) == expected
+
+
+def test_small_additions_are_saved_on_close(tmp_path, monkeypatch):
+    path = tmp_path / "m.duckdb"
+    history = garden_history()
+    first, second = history.sessions
+    with open_memory(path) as m:
+        m.ingest(History(history.user_id, (first,)))
+        # as in a large memory, where 2 new rounds are far below the fraction
+        monkeypatch.setattr(type(m.retrieval), "save_fraction", 1.0)
+        m.ingest(History(history.user_id, (second,)))
+        assert m.retrieval._unsaved == 2
+    with open_memory(path) as m:  # close wrote them
+        assert m.retrieval.index_source == "file"
+        assert m.retrieval.event_count == 5

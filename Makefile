@@ -33,4 +33,4 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_forest_solver.py --trials 1000 --seed 0
 
 clean:
-	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal adamm_demo.duckdb.index .pytest_cache .mypy_cache .ruff_cache

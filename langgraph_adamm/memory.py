@@ -759,11 +759,12 @@ class Memory:
 
     def close(self) -> None:
         """Persist the retrieval indexes (when they changed) and close the database."""
-        if self._retrieval_open and self._retrieval is not None:
-            try:
-                self._retrieval.flush_index()
-            except Exception as exc:  # noqa: BLE001 - closing must not fail on it
-                logger.warning("could not persist the vector index: %s", exc)
+        for memory in [self, *self._views.values()]:
+            if memory._retrieval_open and memory._retrieval is not None:
+                try:
+                    memory._retrieval.flush_index()
+                except Exception as exc:  # noqa: BLE001 - closing must go on
+                    logger.warning("could not persist the vector index: %s", exc)
         self.db.close()
 
     def __enter__(self) -> Memory:

@@ -8,8 +8,10 @@
    Mem-Gallery dev split and on synthetic histories of about 1k and 10k rounds,
    with the per-round cost at 10k as a ratio to 1k.
 
-Each figure is the median of ``--repeats`` runs (raw encoder) or one run
-(ingestion); all backends run in one process, one after another.
+Each raw figure is the median of ``--repeats`` runs, the encoders taking turns
+in each repeat; each ingestion figure is the median of ``--passes`` passes, the
+encoders' order reversed every other pass (a first run pays one-time costs).
+All run in one process.
 
     python tools/bench_encoders.py --sentences 1000 --repeats 3
 """
@@ -60,20 +62,20 @@ def raw_throughput(
         "min / mean |"
     )
     print("|---|---:|---:|---|")
-    reference: np.ndarray | None = None
-    base = 0.0
-    for name, encoder in encoders.items():
+    for encoder in encoders.values():
         encoder.encode(texts[:32])  # warm-up
-        times, vecs = [], None
-        for _ in range(repeats):
+    times: dict[str, list[float]] = {name: [] for name in encoders}
+    vecs: dict[str, np.ndarray] = {}
+    for _ in range(repeats):  # interleaved, so that drift hits every encoder alike
+        for name, encoder in encoders.items():
             t = time.perf_counter()
-            vecs = encoder.encode(texts)
-            times.append(time.perf_counter() - t)
-        rate = len(texts) / statistics.median(times)
-        assert vecs is not None
-        if reference is None:
-            reference, base = vecs, rate
-        cos = np.sum(vecs * reference, axis=1)
+            vecs[name] = encoder.encode(texts)
+            times[name].append(time.perf_counter() - t)
+    first = next(iter(encoders))
+    base = len(texts) / statistics.median(times[first])
+    for name in encoders:
+        rate = len(texts) / statistics.median(times[name])
+        cos = np.sum(vecs[name] * vecs[first], axis=1)
         print(
             f"| {name} | {rate:.1f} | {rate / base:.2f} | "
             f"{cos.min():.4f} / {cos.mean():.4f} |",
@@ -98,10 +100,13 @@ def ingest_seconds(
 
 
 def ingestion(
-    encoders: dict[str, SentenceTransformerEncoder], work: Path, sizes: dict[str, int]
+    encoders: dict[str, SentenceTransformerEncoder],
+    work: Path,
+    sizes: dict[str, int],
+    passes: int,
 ) -> None:
     backends = list(encoders)
-    print("\ningestion with embeddings (one run each)\n")
+    print(f"\ningestion with embeddings (median of {passes} passes)\n")
     print(
         "| history | rounds | " + " | ".join(f"{b} rounds/s" for b in backends) + " |"
     )
@@ -120,13 +125,21 @@ def ingestion(
         histories.append((f"synthetic {label}", [(hist, "synth")]))
     per_round: dict[str, dict[str, float]] = {}
     for label, files in histories:
-        cells, rounds = [], 0
+        seconds: dict[str, list[float]] = {b: [] for b in backends}
+        rounds = 0
+        for p in range(passes):  # the order turns around each pass
+            for backend in backends if p % 2 == 0 else backends[::-1]:
+                rounds, secs = 0, 0.0
+                for path, user in files:
+                    n, s = ingest_seconds(
+                        path, user, f"{backend}-{p}", encoders[backend], work
+                    )
+                    rounds += n
+                    secs += s
+                seconds[backend].append(secs)
+        cells = []
         for backend in backends:
-            rounds, secs = 0, 0.0
-            for path, user in files:
-                n, s = ingest_seconds(path, user, backend, encoders[backend], work)
-                rounds += n
-                secs += s
+            secs = statistics.median(seconds[backend])
             per_round.setdefault(label, {})[backend] = secs / rounds
             cells.append(f"{rounds / secs:.0f}")
         print(f"| {label} | {rounds:,} | " + " | ".join(cells) + " |", flush=True)
@@ -145,6 +158,12 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip-ingest", action="store_true")
+    parser.add_argument(
+        "--passes",
+        type=int,
+        default=2,
+        help="ingestion passes per encoder; the order reverses each pass",
+    )
     parser.add_argument(
         "--days",
         type=int,
@@ -165,6 +184,7 @@ def main() -> None:
                 encoders,
                 Path(tmp),
                 {"~1k": args.days[0], "~10k": args.days[1]},
+                args.passes,
             )
 
 

@@ -6,6 +6,7 @@ combines the two.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
@@ -67,7 +68,19 @@ class SearchMixin:
     _text_owner: list[int]
     _visual_index: VectorIndex | None
     _visual_owner: list[int]
-    _views: dict[int, tuple[list[int], list[int]]]
+
+    def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
+        """An event's rows in the text and the visual index.
+
+        Views are added event by event, so each owner list is sorted and an
+        event's rows are one run in it.
+        """
+        t = self._text_owner
+        v = self._visual_owner
+        return (
+            list(range(bisect_left(t, owner), bisect_right(t, owner))),
+            list(range(bisect_left(v, owner), bisect_right(v, owner))),
+        )
 
     # -- search -------------------------------------------------------------
     def _query_vectors(self, query: str) -> tuple[np.ndarray, np.ndarray | None]:
@@ -108,7 +121,7 @@ class SearchMixin:
             candidates *= 4
         fused: dict[int, float] = {}
         for owner in set(text_best) | set(visual_best):
-            tviews, vviews = self._views.get(owner, ([], []))
+            tviews, vviews = self.view_rows(owner)
             t = text_best.get(owner)
             if t is None and tviews:
                 t = float(np.max(self._text_index.reconstruct(tviews) @ q_text))

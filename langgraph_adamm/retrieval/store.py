@@ -207,28 +207,28 @@ class RetrievalMemory(SearchMixin):
             self._sessions.setdefault(h.events[rid].session_id, []).append(rid)
         self._text_owner: list[int] = []
         self._visual_owner: list[int] = []
-        self._views: dict[int, tuple[list[int], list[int]]] = {}
         self._unsaved = 0
         expected = self._index_fingerprint()
         stored = persist.load(self._index_folder, expected, **self._index_options())
         if stored is not None:
             self.index_source = "file"
             self._text_index, self._visual_index = stored
-            for rid, modality in self.db.fetchall(
-                "SELECT v.round_id, v.modality FROM adamm_event_views v JOIN "
-                "adamm_events e USING (user_id, round_id) WHERE v.user_id = ? "
+            # owners from two columns read as arrays: no per-view Python work
+            cols = self.db.fetchnumpy(
+                "SELECT e.\"order\" AS event_order, v.modality = 'text' AS is_text "
+                "FROM adamm_event_views v JOIN adamm_events e "
+                "USING (user_id, round_id) WHERE v.user_id = ? "
                 "AND NOT starts_with(v.view, ?) "
                 'ORDER BY e."order"',
                 [self.user_id, TURN_VIEW_PREFIX],
-            ):
-                slot, owners = (
-                    (0, self._text_owner)
-                    if modality == "text"
-                    else (1, self._visual_owner)
-                )
-                owner = self._event_pos[rid]
-                self._views.setdefault(owner, ([], []))[slot].append(len(owners))
-                owners.append(owner)
+            )
+            orders = np.asarray(
+                [h.events[rid].order for rid in self._event_ids], dtype=np.int64
+            )
+            owner = np.searchsorted(orders, np.asarray(cols["event_order"]))
+            is_text = np.asarray(cols["is_text"], dtype=bool)
+            self._text_owner = owner[is_text].tolist()
+            self._visual_owner = owner[~is_text].tolist()
             return
         self.index_source = "database"
         self._text_index = VectorIndex(self.text_encoder.dim, **self._index_options())
@@ -293,17 +293,14 @@ class RetrievalMemory(SearchMixin):
             self._visual_index = VectorIndex(
                 len(visual_rows[0][1]), **self._index_options()
             )
-        for slot, rows, index, owners in (
-            (0, text_rows, self._text_index, self._text_owner),
-            (1, visual_rows, self._visual_index, self._visual_owner),
+        for rows, index, owners in (
+            (text_rows, self._text_index, self._text_owner),
+            (visual_rows, self._visual_index, self._visual_owner),
         ):
             if not rows or index is None:
                 continue
-            base = len(owners)
             index.add(np.asarray([v for _, v in rows], dtype=np.float32))
-            for j, (owner, _) in enumerate(rows):
-                owners.append(owner)
-                self._views.setdefault(owner, ([], []))[slot].append(base + j)
+            owners.extend(owner for owner, _ in rows)
 
     @property
     def event_count(self) -> int:

@@ -244,6 +244,16 @@ class MemoryDatabase:
             except duckdb.Error as exc:
                 raise self._closed(exc) from None
 
+    def fetchnumpy(self, sql: str, params: list[Any] | None = None) -> dict[str, Any]:
+        """Run a query and return its columns as numpy arrays (large reads)."""
+        with self._lock:
+            try:
+                return dict(self.con.execute(sql, params or []).fetchnumpy())
+            except _PASS_THROUGH:
+                raise
+            except duckdb.Error as exc:
+                raise self._closed(exc) from None
+
     def _closed(self, exc: Exception) -> StorageError:
         """The library's error for a failed statement, naming the database."""
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -1,0 +1,225 @@
+"""SemanticMatch at scale, exact against HNSW, and reopening a large memory.
+
+Vectors: N event vectors drawn around real embeddings. The user and assistant
+turns of the Mem-Gallery dev split are embedded with all-MiniLM-L6-v2 (torch).
+Each event is one of them plus Gaussian noise (per dimension ``--noise``;
+0.05 gives a cosine of about 0.7 to its source), normalized. Queries are the
+split's questions, embedded the same way, so the data is clustered like real
+memories, not uniform on the sphere (where every approximate index does badly
+and no memory lives).
+
+Each size is written once to a DuckDB memory file (events and their text views).
+Then, one after another:
+
+1. Exact search (``approximate_search_above=None``):
+   - the first open rebuilds the index from the stored vectors and persists it;
+   - a second open reads the file;
+   - SemanticMatch(scope=event, budget 10) over ``--calls`` queries, through the
+     public method, with query encoding left out (the query vectors are
+     precomputed).
+2. HNSW (``approximate_search_above=0``, M = 32, efConstruction 80): the same
+   three steps, searched with each ``--ef-search`` breadth in turn. Recall@10
+   is the overlap of its top 10 with exact search's, per query.
+
+    python tools/bench_scale.py --events 100000 1000000 --calls 100 \
+        --ef-search 128 256 512
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from langgraph_adamm import AdaMMConfig  # noqa: E402
+from langgraph_adamm.retrieval.encoders import SentenceTransformerEncoder  # noqa: E402
+from langgraph_adamm.retrieval.store import RetrievalMemory  # noqa: E402
+from langgraph_adamm.storage import MemoryDatabase  # noqa: E402
+from langgraph_adamm.storage.database import insert_columns  # noqa: E402
+
+MEM_GALLERY = Path(__file__).resolve().parent.parent.parent / (
+    "shared/benchmarks/mem-gallery/dev"
+)
+USER = "bench"
+NAME = "bench-precomputed"
+
+
+class Precomputed:
+    """Hands out precomputed query vectors, so that search alone is timed."""
+
+    name = NAME
+
+    def __init__(self, queries: np.ndarray) -> None:
+        self.queries = queries
+        self.dim = queries.shape[1]
+        self.next = 0
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        out = self.queries[
+            [(self.next + i) % len(self.queries) for i in range(len(texts))]
+        ]
+        self.next += len(texts)
+        return out
+
+
+def real_texts() -> tuple[list[str], list[str]]:
+    turns, questions = [], []
+    for file in sorted(MEM_GALLERY.glob("*.json")):
+        raw = json.loads(file.read_text(encoding="utf-8"))
+        for s in raw.get("multi_session_dialogues") or []:
+            for r in s.get("dialogues") or []:
+                turns += [t for t in (r.get("user"), r.get("assistant")) if t]
+        questions += [str(q["question"]) for q in raw.get("human-annotated QAs") or []]
+    return turns, questions
+
+
+def write_memory(path: Path, base: np.ndarray, n: int, noise: float) -> None:
+    rng = np.random.default_rng(0)
+    db = MemoryDatabase(path)
+    db.execute(
+        "INSERT INTO adamm_retrieval_meta VALUES (?, ?, ?, ?)", [USER, NAME, None, None]
+    )
+    chunk = 100_000
+    for start in range(0, n, chunk):
+        size = min(chunk, n - start)
+        v = base[rng.integers(0, len(base), size)]
+        v = v + noise * rng.standard_normal(v.shape).astype(np.float32)
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        ids = [f"E{i}" for i in range(start, start + size)]
+        with db.transaction():
+            insert_columns(
+                db,
+                "adamm_events",
+                ("user_id", "round_id", "session_id", "order", "text"),
+                ("VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "VARCHAR"),
+                [
+                    [USER] * size,
+                    ids,
+                    [f"S{i // 10}" for i in range(start, start + size)],
+                    list(range(start, start + size)),
+                    [f"event {i}" for i in range(start, start + size)],
+                ],
+            )
+            insert_columns(
+                db,
+                "adamm_event_views",
+                ("user_id", "round_id", "view", "modality", "vec"),
+                ("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "BLOB"),
+                [
+                    [USER] * size,
+                    ids,
+                    ["round"] * size,
+                    ["text"] * size,
+                    [row.astype("<f4").tobytes() for row in v],
+                ],
+            )
+    db.close()
+
+
+def open_memory(
+    path: Path, queries: np.ndarray, approximate: bool
+) -> tuple[RetrievalMemory, float]:
+    config = AdaMMConfig(approximate_search_above=0 if approximate else None)
+    t = time.perf_counter()
+    memory = RetrievalMemory(
+        MemoryDatabase(path), USER, text_encoder=Precomputed(queries), config=config
+    )
+    return memory, time.perf_counter() - t
+
+
+def search(memory: RetrievalMemory, calls: int) -> tuple[list[list[str]], list[float]]:
+    assert isinstance(memory.text_encoder, Precomputed)
+    for _ in range(3):
+        memory.semantic_match("warm-up", "event", 10)
+    memory.text_encoder.next = 0
+    found, times = [], []
+    for _ in range(calls):
+        t = time.perf_counter()
+        units = memory.semantic_match("query", "event", 10)
+        times.append((time.perf_counter() - t) * 1000)
+        found.append([u.unit_id for u in units])
+    return found, times
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.95 * (len(ordered) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--events", type=int, nargs="+", default=[100_000, 1_000_000])
+    parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument("--noise", type=float, default=0.05)
+    parser.add_argument(
+        "--ef-search",
+        type=int,
+        nargs="+",
+        default=[128],
+        help="HNSW search breadths to measure on the same graph",
+    )
+    args = parser.parse_args()
+    turns, questions = real_texts()
+    encoder = SentenceTransformerEncoder()
+    base = encoder.encode(turns)
+    queries = encoder.encode(questions[: args.calls])
+    print(
+        f"{len(turns)} real turns as centres, {len(queries)} real questions as "
+        f"queries, noise {args.noise}\n"
+    )
+    print(
+        "| events | index | first open s (from the database) | reopen s (from the "
+        "file) | SemanticMatch median ms | p95 ms | recall@10 vs exact |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for n in args.events:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "scale.duckdb"
+            t = time.perf_counter()
+            write_memory(path, base, n, args.noise)
+            written = time.perf_counter() - t
+            exact: list[list[str]] = []
+            for approximate in (False, True):
+                memory, first = open_memory(path, queries, approximate)
+                assert memory.index_source == "database", memory.index_source
+                memory.db.close()
+                del memory
+                gc.collect()
+                memory, again = open_memory(path, queries, approximate)
+                assert memory.index_source == "file", memory.index_source
+                for ef in args.ef_search if approximate else [None]:
+                    if ef is not None:
+                        memory._text_index.ef_search = ef
+                    found, times = search(memory, args.calls)
+                    if not approximate:
+                        exact, recall = found, "1 (itself)"
+                    else:
+                        overlap = [
+                            len(set(a) & set(e)) / max(1, len(e))
+                            for a, e in zip(found, exact, strict=True)
+                        ]
+                        recall = f"{statistics.fmean(overlap):.3f}"
+                    kind = f"HNSW, efSearch {ef}" if approximate else "exact"
+                    print(
+                        f"| {n:,} | {kind} | {first:.1f} | {again:.2f} | "
+                        f"{statistics.median(times):.1f} | {p95(times):.1f} | "
+                        f"{recall} |",
+                        flush=True,
+                    )
+                memory.db.close()
+                del memory
+                gc.collect()
+            print(f"(writing the {n:,}-event memory took {written:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -31,6 +31,8 @@ bench: $(STAMP)
 	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10
 	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10 --rerank forest --methods adamm flat
 	$(BIN)/python tools/bench_forest_solver.py --trials 1000 --seed 0
+	$(BIN)/python tools/bench_encoders.py --sentences 1000 --repeats 3 --passes 2
+	$(BIN)/python tools/bench_scale.py --events 100000 1000000 --calls 100
 
 clean:
 	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal adamm_demo.duckdb.index .pytest_cache .mypy_cache .ruff_cache

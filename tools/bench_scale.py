@@ -164,7 +164,7 @@ def main() -> None:
         "--ef-search",
         type=int,
         nargs="+",
-        default=[128],
+        default=[128, 256, 512],
         help="HNSW search breadths to measure on the same graph",
     )
     args = parser.parse_args()

@@ -58,7 +58,7 @@ class VectorIndex:
         approximate_above: int | None = None,
         hnsw_m: int = 32,
         ef_construction: int = 80,
-        ef_search: int = 128,
+        ef_search: int = 512,
     ) -> None:
         faiss = _faiss()
         self.dim = dim

@@ -350,8 +350,9 @@ def _backend_option(parser: argparse.ArgumentParser) -> None:
         "--text-backend",
         choices=["torch", "onnx", "onnx-int8"],
         default="torch",
-        help="how the text encoder runs: torch (reference), onnx (same vectors, "
-        "faster) or onnx-int8 (about 2x faster on CPU); onnx needs [onnx]",
+        help="how the text encoder runs: torch (reference), onnx (ONNX Runtime, "
+        "same vectors) or onnx-int8 (int8, faster on CPU, vectors slightly off); "
+        "onnx needs [onnx]",
     )
 
 

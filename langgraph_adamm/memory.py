@@ -207,6 +207,8 @@ class Memory:
         self.chat_model = chat_model
         self._views: dict[str, Memory] = {}
         self._views_lock = threading.Lock()
+        self._root: Memory = self
+        """The Memory that opened the database; its views are all users' views."""
         self._cards: tuple[tuple[int, int, int], Any] | None = None
         self._graphs: dict[tuple[Any, ...], Any] = {}
         self.analytic = AnalyticMemory(
@@ -618,10 +620,12 @@ class Memory:
             return self
         if not isinstance(user_id, str) or not user_id:
             raise AdaMMError("user_id must be a non-empty string")
+        if self._root is not self:
+            return self._root.for_user(user_id)
         with self._views_lock:
             view = self._views.get(user_id)
             if view is None:
-                view = copy.copy(self)
+                view = copy.copy(self)  # keeps _root: views share one registry
                 view.user_id = user_id
                 view._views = {}
                 view._cards = None
@@ -759,7 +763,8 @@ class Memory:
 
     def close(self) -> None:
         """Persist the retrieval indexes (when they changed) and close the database."""
-        for memory in [self, *self._views.values()]:
+        root = self._root
+        for memory in [root, *root._views.values()]:
             if memory._retrieval_open and memory._retrieval is not None:
                 try:
                     memory._retrieval.flush_index()

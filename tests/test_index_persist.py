@@ -123,6 +123,71 @@ def test_small_additions_are_saved_on_close(tmp_path, monkeypatch):
         monkeypatch.setattr(type(m.retrieval), "save_fraction", 1.0)
         m.ingest(History(history.user_id, (second,)))
         assert m.retrieval._unsaved == 2
+        expected = answers(m)
     with open_memory(path) as m:  # close wrote them
         assert m.retrieval.index_source == "file"
         assert m.retrieval.event_count == 5
+        assert answers(m) == expected
+
+
+def test_an_hnsw_index_is_persisted_and_read_back(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with open_memory(path, approximate_search_above=3) as m:
+        m.ingest(garden_history())
+        expected = answers(m)
+    with open_memory(path, approximate_search_above=3) as m:
+        assert m.retrieval.index_source == "file"
+        assert m.retrieval._text_index.approximate
+        assert answers(m) == expected
+    with open_memory(path) as m:  # another layout asked for: rebuilt exact
+        assert m.retrieval.index_source == "database"
+        assert not m.retrieval._text_index.approximate
+        assert answers(m) == expected
+
+
+def test_a_database_rebuilt_at_the_same_path_never_reads_the_old_index(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with open_memory(path) as m:
+        m.ingest(garden_history())
+    path.unlink()
+    # same round ids and views, other words: counts and names all match
+    raw = garden_history()
+    renamed = [
+        type(s)(
+            s.session_id,
+            s.date,
+            tuple(
+                type(r)(r.round_id, r.session_id, r.time, "hello " + r.user,
+                        r.assistant, r.images, r.metadata)
+                for r in s.rounds
+            ),
+        )
+        for s in raw.sessions
+    ]  # fmt: skip
+    other = History(raw.user_id, tuple(renamed))
+    with open_memory(path, persist_index=False) as m:  # leaves the old files be
+        m.ingest(other)
+    with open_memory(":memory:") as fresh:
+        fresh.ingest(other)
+        expected = answers(fresh)
+    with open_memory(path) as m:
+        # the old files match in counts and names, not in the database's token
+        assert m.retrieval.index_source == "database"
+        assert answers(m) == expected
+
+
+def test_closing_saves_every_users_index(tmp_path, monkeypatch):
+    path = tmp_path / "m.duckdb"
+    monkeypatch.setattr(
+        "langgraph_adamm.retrieval.store.RetrievalMemory.save_fraction", 2.0
+    )  # never written while ingesting
+    with open_memory(path) as m:
+        m.ingest(garden_history())
+        other = m.for_user("v").for_user("w")  # a view of a view
+        other.ingest(History("w", garden_history().sessions))
+    monkeypatch.undo()
+    for user in ("u", "w"):
+        with Memory(
+            path, user_id=user, text_encoder=TEXT, visual_encoder=None
+        ) as m:  # fmt: skip
+            assert m.retrieval.index_source == "file", user

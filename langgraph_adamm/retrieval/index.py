@@ -118,26 +118,25 @@ class VectorIndex:
         k = min(k, len(self))
         if k <= 0:
             return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
-        self._widen(k)
-        scores, rows = self._index.search(
+        scores, rows = self._search(
             np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), k
         )
         keep = rows[0] >= 0
         return scores[0][keep], rows[0][keep]
 
-    def _widen(self, k: int) -> None:
-        if self.approximate:
-            self._index.hnsw.efSearch = max(self.ef_search, k)
+    def _search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        if self.approximate:  # per call: concurrent searches share the graph
+            params = _faiss().SearchParametersHNSW()
+            params.efSearch = max(self.ef_search, k)
+            return self._index.search(queries, k, params=params)
+        return self._index.search(queries, k)
 
     def search_many(self, queries: np.ndarray, k: int) -> list[list[tuple[float, int]]]:
         """Top-k (score, row) pairs for each of several query vectors, one call."""
         k = min(k, len(self))
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]
-        self._widen(k)
-        scores, rows = self._index.search(
-            np.ascontiguousarray(queries, dtype=np.float32), k
-        )
+        scores, rows = self._search(np.ascontiguousarray(queries, dtype=np.float32), k)
         return [
             [(float(s), int(r)) for s, r in zip(srow, rrow, strict=True) if r >= 0]
             for srow, rrow in zip(scores, rows, strict=True)
@@ -163,8 +162,10 @@ class VectorIndex:
         stored = faiss.read_index(str(path))
         out = cls(int(stored.d), **options)
         if isinstance(stored, faiss.IndexFlat) or out.on_gpu:
-            if out.on_gpu or out.approximate_above is not None:
-                out.add(stored.reconstruct_n(0, stored.ntotal) if stored.ntotal else [])
+            limit = out.approximate_above
+            if out.on_gpu or (limit is not None and stored.ntotal > limit):
+                if stored.ntotal:  # to the GPU, or past the threshold: to HNSW
+                    out.add(stored.reconstruct_n(0, stored.ntotal))
             else:
                 out._cpu = out._index = stored
         else:  # an HNSW graph: kept as it is

@@ -1,9 +1,10 @@
 """ONNX Runtime backends for sentence-transformers text encoders (CPU speed).
 
 ``backend="onnx"`` runs the same transformer through ONNX Runtime (fp32: the
-same vectors as torch, to rounding); ``backend="onnx-int8"`` quantizes its
-matrix multiplications to int8 per channel (dynamic quantization), about twice
-as fast on CPU with vectors a little off torch's (measured in BENCHMARKS.md).
+same vectors as torch, to rounding; on this machine class no faster);
+``backend="onnx-int8"`` quantizes its matrix multiplications to int8 per channel
+(dynamic quantization): 1.6-1.7x the encoder throughput on a 2-core CPU, with
+vectors a little off torch's (mean cosine 0.993; BENCHMARKS.md).
 
 The model is exported from the local weights with ``torch.onnx.export`` - no hub,
 no network - then cached under ``$ADAMM_CACHE_DIR`` (default
@@ -37,6 +38,8 @@ PROBES = (
     "We planted tomatoes along the south fence; water them twice a week.",
     "ok",
 )
+CACHE_FORMAT = 1
+"""Changes whenever the export recipe does (opset, quantization settings)."""
 MIN_PROBE_COSINE = {"onnx": 0.9999, "onnx-int8": 0.97}
 """An export whose probe vectors fall below this cosine to torch's is refused."""
 
@@ -46,7 +49,12 @@ def cache_dir() -> Path:
     root = os.environ.get("ADAMM_CACHE_DIR")
     if root:
         return Path(root).expanduser()
-    return Path.home() / ".cache" / "langgraph_adamm"
+    try:
+        return Path.home() / ".cache" / "langgraph_adamm"
+    except RuntimeError as exc:  # no home directory
+        raise AdaMMError(
+            "no home folder for the ONNX export cache; set ADAMM_CACHE_DIR"
+        ) from exc
 
 
 def _require() -> tuple[Any, Any]:
@@ -65,12 +73,20 @@ def _require() -> tuple[Any, Any]:
 
 def _weights_key(st_model: Any, backend: str) -> str:
     """A key that changes when the weights or the exporting packages change."""
+    import onnx
     import onnxruntime
     import torch
+    import transformers
 
-    digest = hashlib.sha1(
-        f"{backend}|{torch.__version__}|{onnxruntime.__version__}".encode()
+    versions = (
+        CACHE_FORMAT,
+        backend,
+        torch.__version__,
+        transformers.__version__,
+        onnx.__version__,
+        onnxruntime.__version__,
     )
+    digest = hashlib.sha1("|".join(map(str, versions)).encode())
     for param in st_model.parameters():
         digest.update(param.detach().cpu().numpy().tobytes())
     return digest.hexdigest()[:16]
@@ -100,10 +116,15 @@ class OnnxTextModel:
         self._st = st_model
         modules = list(st_model)
         kinds = [type(m).__name__ for m in modules]
-        if not kinds or kinds[0] != "Transformer" or kinds[1:2] != ["Pooling"]:
+        if (
+            not kinds
+            or kinds[0] != "Transformer"
+            or kinds[1:2] != ["Pooling"]
+            or not set(kinds[2:]) <= {"Normalize"}
+        ):
             raise AdaMMError(
                 f"text model {name!r} ({' → '.join(kinds)}) is not transformer → "
-                "pooling; the ONNX backends support those models only"
+                "pooling (→ normalize); the ONNX backends support those models only"
             )
         pooling = modules[1]
         mode = getattr(pooling, "pooling_mode", None) or (
@@ -116,15 +137,25 @@ class OnnxTextModel:
                 "mean and CLS pooling"
             )
         self.pooling = mode
-        self.normalize = "Normalize" in kinds[2:]
+
         self.tokenizer = st_model.tokenizer
         self.max_length = int(modules[0].max_seq_length or 512)
         path = self._model_file()
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self._session = ort.InferenceSession(
-            str(path), options, providers=["CPUExecutionProvider"]
-        )
+        try:
+            self._session = ort.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # noqa: BLE001 - a damaged cache file: export again
+            logger.warning(
+                "cached export %s unreadable (%s); exporting again", path, exc
+            )
+            path.unlink(missing_ok=True)
+            path = self._model_file()
+            self._session = ort.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            )
         self._inputs = [i.name for i in self._session.get_inputs()]
         self.path = path
 
@@ -136,7 +167,13 @@ class OnnxTextModel:
         target = folder / file
         if target.is_file():
             return target
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise AdaMMError(
+                f"cannot write the {self.backend} export to {folder} ({exc}); set "
+                "ADAMM_CACHE_DIR to a writable folder"
+            ) from exc
         logger.info("exporting text model %s to %s", self.name, target)
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
             fp32 = Path(tmp) / "model.onnx"
@@ -253,7 +290,7 @@ class OnnxTextModel:
             out[idx] = vecs
         if out is None:
             return np.zeros((0, 0), dtype=np.float32)
-        return _unit(out) if self.normalize else out
+        return _unit(out)  # unit rows, as the torch path returns
 
 
 def _unit(m: np.ndarray) -> np.ndarray:

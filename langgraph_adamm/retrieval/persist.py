@@ -2,13 +2,16 @@
 
 Reopening a memory used to rebuild its FAISS indexes from every stored vector.
 Now each user's text and visual indexes are written to
-``<database>.index/<user key>/`` after each indexing pass (atomically: a
-temporary file, then a rename), with a fingerprint of the views they hold: per
+``<database>.index/<user key>/`` once the unsaved part reaches 5% of the memory
+and on close (atomically: a temporary file, then a rename), with a fingerprint
+of the views they hold: per
 modality the number of view rows and a hash sum of their (round id, view name)
 pairs, read from the database without the vectors. On open the fingerprint is
-recomputed; a missing, unreadable or stale file (another process indexed, a
-crash came between the commit and the write) is rebuilt from the database and
-written again. An in-memory database (``:memory:``) is never persisted.
+recomputed, with a token that the database changes in every indexing
+transaction; a missing, unreadable or stale file (another process indexed, a
+crash came between the commit and the write, the database was rebuilt at the
+same path) is rebuilt from the database and written again. An in-memory
+database (``:memory:``) is never persisted.
 """
 
 from __future__ import annotations
@@ -107,5 +110,5 @@ def save(
             meta = Path(tmp) / "meta.json"
             meta.write_text(json.dumps({"format": FORMAT, **expected}), "utf-8")
             os.replace(meta, folder / "meta.json")
-    except OSError as exc:
+    except Exception as exc:  # noqa: BLE001 - a full disk must not stop the memory
         logger.warning("could not persist the vector index in %s: %s", folder, exc)

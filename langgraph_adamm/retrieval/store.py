@@ -11,6 +11,8 @@ vectors, so a reopened memory returns the same results.
 
 from __future__ import annotations
 
+import logging
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +41,8 @@ from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.rounds import load_rounds
+
+logger = logging.getLogger(__name__)
 
 TURN_VIEW_PREFIX = "turn:"
 """Views of single turns (``turn:user``, ``turn:assistant``), written when
@@ -227,9 +231,16 @@ class RetrievalMemory(SearchMixin):
             )
             owner = np.searchsorted(orders, np.asarray(cols["event_order"]))
             is_text = np.asarray(cols["is_text"], dtype=bool)
-            self._text_owner = owner[is_text].tolist()
-            self._visual_owner = owner[~is_text].tolist()
-            return
+            text_owner, visual_owner = owner[is_text], owner[~is_text]
+            if (
+                np.all(np.diff(orders) > 0)
+                and len(text_owner) == len(self._text_index)
+                and len(visual_owner) == len(self._visual_index or ())
+            ):
+                self._text_owner = text_owner.tolist()
+                self._visual_owner = visual_owner.tolist()
+                return
+            logger.warning("persisted index does not line up; rebuilding it")
         self.index_source = "database"
         self._text_index = VectorIndex(self.text_encoder.dim, **self._index_options())
         self._visual_index = None
@@ -265,8 +276,18 @@ class RetrievalMemory(SearchMixin):
         }
 
     def _index_fingerprint(self) -> dict[str, Any]:
-        """What a persisted index must match: its views, encoders and layout."""
+        """What a persisted index must match: the database state, views, layout.
+
+        The token changes in every indexing transaction, so a file written for
+        another state (a database rebuilt at the same path, a copy, a crash
+        between commit and save) is never read back.
+        """
+        token = self.db.fetchall(
+            "SELECT index_token FROM adamm_retrieval_meta WHERE user_id = ?",
+            [self.user_id],
+        )
         return {
+            "token": token[0][0] if token else None,
             "views": persist.fingerprint(self.db, self.user_id, TURN_VIEW_PREFIX),
             "text_encoder": [self.text_encoder.name, self.text_encoder.dim],
             "approximate_above": self.config.approximate_search_above,
@@ -652,7 +673,8 @@ class RetrievalMemory(SearchMixin):
             replace=True,
         )
         self.db.execute(
-            "INSERT OR REPLACE INTO adamm_retrieval_meta VALUES (?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO adamm_retrieval_meta (user_id, text_encoder, "
+            "visual_encoder, current_episode, index_token) VALUES (?, ?, ?, ?, ?)",
             [
                 uid,
                 self.text_encoder.name,
@@ -662,6 +684,7 @@ class RetrievalMemory(SearchMixin):
                 if self.visual_encoder
                 else self._stored_visual,
                 h.current,
+                uuid.uuid4().hex,  # a new state: older index files no longer match
             ],
         )
 

@@ -174,4 +174,12 @@ MIGRATIONS.append(
         ],
     )
 )
+MIGRATIONS.append(
+    (
+        4,
+        "a token that changes with every indexed batch, so that a persisted vector "
+        "index is only ever read back by the database state it was written for",
+        ["ALTER TABLE adamm_retrieval_meta ADD COLUMN index_token VARCHAR"],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -126,10 +126,10 @@ def _solve(
     pool: CandidatePool,
     outcome: VerifierOutcome | None,
     config: ForestConfig,
-    notes: list[str],
 ) -> ForestResult:
     """Utilities and edges → the forest, as a :class:`ForestResult`."""
     cands = pool.candidates
+    notes: list[str] = []
     if outcome is None:
         v = [0.0] * len(cands)
         edges = fixed_edges(pool, ceiling=config.reliability_ceiling)
@@ -138,7 +138,7 @@ def _solve(
         v = list(outcome.node_scores)
         edges = list(outcome.edges)
         mode = "verified"
-        notes = notes + list(outcome.notes)
+        notes = list(outcome.notes)
     utilities = [
         node_utility(
             c.score, v[i], config.utility_a, config.utility_b, config.utility_c
@@ -216,6 +216,23 @@ def _empty(pool: CandidatePool, mode: Mode) -> ForestResult:
         selected=[],
         notes=["evidence forest: no candidate memories for this question"],
     )
+
+
+def _without_verifiers(
+    pool: CandidatePool, config: ForestConfig, model: Any
+) -> ForestResult | None:
+    """The result when no verifier call is needed, else None.
+
+    No candidates: an empty result. No model: the fixed-edge forest when
+    ``config.offline`` asks for it, else the retrieval order.
+    """
+    if not pool.candidates:
+        return _empty(pool, "verified" if model is not None else "fixed-edge")
+    if model is None:
+        return (
+            _solve(pool, None, config) if config.offline else _passthrough(pool, config)
+        )
+    return None
 
 
 def _passthrough(pool: CandidatePool, config: ForestConfig) -> ForestResult:
@@ -320,18 +337,6 @@ class ForestReranker:
         )
         return pool, [cat.memories[i].round_id for i in ranking]
 
-    def _offline(
-        self, pool: CandidatePool, config: ForestConfig
-    ) -> ForestResult | None:
-        """The result when no model call is needed, else None."""
-        if not pool.candidates:
-            return _empty(pool, "verified" if self.model is not None else "fixed-edge")
-        if not self.active:
-            return _passthrough(pool, config)
-        if self.model is None:
-            return _solve(pool, None, config, [])
-        return None
-
     def rerank(
         self,
         question: str,
@@ -358,7 +363,7 @@ class ForestReranker:
             within_rounds=within_rounds,
             question_image_captions=question_image_captions,
         )
-        result = self._offline(pool, config)
+        result = _without_verifiers(pool, config, self.model)
         if result is None:
             outcome = run_verifiers(
                 self.model,
@@ -367,7 +372,7 @@ class ForestReranker:
                 attempts=config.attempts,
                 config=config,
             )
-            result = _solve(pool, outcome, config, [])
+            result = _solve(pool, outcome, config)
         result.retrieval_rounds = ranking
         return result
 
@@ -388,7 +393,7 @@ class ForestReranker:
             within_rounds=within_rounds,
             question_image_captions=question_image_captions,
         )
-        result = self._offline(pool, config)
+        result = _without_verifiers(pool, config, self.model)
         if result is None:
             outcome = await arun_verifiers(
                 self.model,
@@ -397,7 +402,7 @@ class ForestReranker:
                 attempts=config.attempts,
                 config=config,
             )
-            result = _solve(pool, outcome, config, [])
+            result = _solve(pool, outcome, config)
         result.retrieval_rounds = ranking
         return result
 
@@ -609,20 +614,11 @@ def forest_rerank(
     cfg = config or ForestConfig()
     pool = pool_from_candidates(question, candidates, cfg, question_image_captions)
     chat = resolve_chat_model(model) if model is not None else None
-    if not pool.candidates:
-        result = _empty(pool, "verified" if chat is not None else "fixed-edge")
-    elif chat is None and not cfg.offline:
-        result = _passthrough(pool, cfg)
-    else:
-        outcome = None
-        if chat is not None:
-            outcome = run_verifiers(
-                chat,
-                pool,
-                question_type=question_type,
-                attempts=cfg.attempts,
-                config=cfg,
-            )
-        result = _solve(pool, outcome, cfg, [])
+    result = _without_verifiers(pool, cfg, chat)
+    if result is None:
+        outcome = run_verifiers(
+            chat, pool, question_type=question_type, attempts=cfg.attempts, config=cfg
+        )
+        result = _solve(pool, outcome, cfg)
     result.retrieval_rounds = [c.round_id for c in pool.candidates]
     return result

@@ -57,7 +57,7 @@ def cache_dir() -> Path:
         ) from exc
 
 
-def _require() -> tuple[Any, Any]:
+def _require() -> Any:
     try:
         import onnxruntime
         from onnxruntime.quantization import QuantType, quantize_dynamic  # noqa: F401
@@ -66,9 +66,7 @@ def _require() -> tuple[Any, Any]:
             "the ONNX text backends need onnxruntime and onnx: pip install "
             "'langgraph-adamm[onnx]' (or use text_backend='torch')"
         ) from exc
-    import torch
-
-    return onnxruntime, torch
+    return onnxruntime
 
 
 def _weights_key(st_model: Any, backend: str) -> str:
@@ -110,7 +108,7 @@ class OnnxTextModel:
     def __init__(self, st_model: Any, backend: str, name: str) -> None:
         if backend not in ("onnx", "onnx-int8"):
             raise AdaMMError(f"unknown ONNX backend {backend!r}: use onnx or onnx-int8")
-        ort, _ = _require()
+        ort = _require()
         self.backend = backend
         self.name = name
         self._st = st_model

@@ -44,6 +44,14 @@ from langgraph_adamm.storage.rounds import load_rounds
 
 logger = logging.getLogger(__name__)
 
+_EVENT_VIEWS = (
+    "FROM adamm_event_views v JOIN adamm_events e USING (user_id, round_id) "
+    "WHERE v.user_id = ? AND NOT starts_with(v.view, ?) "
+    'ORDER BY e."order"'
+)
+"""A user's event views other than single turns, in the order the indexes hold
+them (parameters: user id, the turn-view prefix)."""
+
 TURN_VIEW_PREFIX = "turn:"
 """Views of single turns (``turn:user``, ``turn:assistant``), written when
 ``config.turn_views`` is on. They serve the evidence forest's finer memories and
@@ -220,10 +228,7 @@ class RetrievalMemory(SearchMixin):
             # owners from two columns read as arrays: no per-view Python work
             cols = self.db.fetchnumpy(
                 "SELECT e.\"order\" AS event_order, v.modality = 'text' AS is_text "
-                "FROM adamm_event_views v JOIN adamm_events e "
-                "USING (user_id, round_id) WHERE v.user_id = ? "
-                "AND NOT starts_with(v.view, ?) "
-                'ORDER BY e."order"',
+                + _EVENT_VIEWS,
                 [self.user_id, TURN_VIEW_PREFIX],
             )
             orders = np.asarray(
@@ -247,10 +252,7 @@ class RetrievalMemory(SearchMixin):
         text_rows: list[tuple[int, Any]] = []
         visual_rows: list[tuple[int, Any]] = []
         for rid, modality, vec in self.db.fetchall(
-            "SELECT v.round_id, v.modality, v.vec FROM adamm_event_views v JOIN "
-            "adamm_events e USING (user_id, round_id) WHERE v.user_id = ? "
-            "AND NOT starts_with(v.view, ?) "
-            'ORDER BY e."order"',
+            "SELECT v.round_id, v.modality, v.vec " + _EVENT_VIEWS,
             [self.user_id, TURN_VIEW_PREFIX],
         ):
             (text_rows if modality == "text" else visual_rows).append(

@@ -123,3 +123,27 @@ def test_episode_vectors_pool_children():
     expected = unit(1, 0) + unit(1, 0.1)
     assert np.allclose(ep.text_vec, expected / np.linalg.norm(expected), atol=1e-6)
     assert ep.description == "text 1 text 2"  # extractive: first sentence of each
+
+
+def test_event_table_reads_stored_events_in_one_batch_on_demand():
+    from langgraph_adamm.retrieval.hierarchy import EventTable
+
+    stored = {f"r{i}": (f"r{i}", "S1", i, T0, f"text {i}", 1) for i in range(5)}
+    calls = []
+
+    def loader(ids):
+        calls.append(list(ids))
+        return [stored[r] for r in ids if r in stored]
+
+    table = EventTable.stored([f"r{i}" for i in range(5)], [1, 1, 1, -1, -1], loader)
+    assert len(table) == 5 and list(table) == [f"r{i}" for i in range(5)]
+    assert not calls and table.episode_at(0) == 1 and table.episode_at(4) is None
+    got = table.many(["r3", "r1", "r3"])
+    assert [e.round_id for e in got] == ["r3", "r1", "r3"] and calls == [["r3", "r1"]]
+    assert table["r1"].text == "text 1" and table.at(3).order == 3
+    assert len(calls) == 1  # cached
+    assert "r4" in table and "r9" not in table and table.position("r2") == 2
+    with pytest.raises(KeyError):
+        table["r9"]
+    table.add(ev(5, unit(1, 0)))
+    assert table.position("r5") == 5 and table.at(5).text == "text 5"

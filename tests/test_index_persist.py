@@ -191,3 +191,71 @@ def test_closing_saves_every_users_index(tmp_path, monkeypatch):
             path, user_id=user, text_encoder=TEXT, visual_encoder=None
         ) as m:  # fmt: skip
             assert m.retrieval.index_source == "file", user
+
+
+def full_answers(m: Memory) -> list:
+    """Every field of event, neighbour and episode results."""
+    out = []
+    for q in QUERIES:
+        out.append([u.model_dump() for u in m.event_locate(q, 3)])
+        out.append([u.model_dump() for u in m.semantic_match(q, "episode", 2)])
+    return out
+
+
+def test_reopen_maps_the_index_and_reads_events_on_demand(tmp_path):
+    path = tmp_path / "m.duckdb"
+    history = garden_history()
+    first, second = history.sessions
+    with open_memory(path) as m:
+        m.ingest(History(history.user_id, (first,)))
+        expected = full_answers(m)
+    with open_memory(path) as m:
+        r = m.retrieval
+        assert r.index_source == "file" and r._text_index.mapped
+        assert not r.hierarchy.events._cache  # nothing read before a search
+        assert full_answers(m) == expected
+        # growing a mapped index first copies it; the result is a fresh build's
+        m.ingest(History(history.user_id, (second,)))
+        assert not r._text_index.mapped
+        grown = full_answers(m)
+    with open_memory(":memory:") as fresh:
+        fresh.ingest(history)
+        assert full_answers(fresh) == grown
+    with open_memory(path) as m:
+        assert m.retrieval.index_source == "file"
+        assert full_answers(m) == grown
+
+
+def test_a_damaged_owner_file_is_rebuilt(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with open_memory(path) as m:
+        m.ingest(garden_history())
+        expected = full_answers(m)
+    (owners,) = (tmp_path / "m.duckdb.index").rglob("text.owner.npy")
+    np.save(owners, np.arange(3, dtype=np.int64)[::-1])  # wrong length and order
+    with open_memory(path) as m:
+        assert m.retrieval.index_source == "database"
+        assert full_answers(m) == expected
+    stored = np.load(owners)
+    np.save(owners, stored + 1000)  # right length, events that do not exist
+    with open_memory(path) as m:
+        assert m.retrieval.index_source == "database"
+        assert full_answers(m) == expected
+
+
+def test_episode_members_on_reopen_equal_the_stored_lists(tmp_path):
+    path = tmp_path / "m.duckdb"
+    with open_memory(path) as m:
+        m.ingest(garden_history())
+        built = {
+            e: list(ep.event_ids) for e, ep in m.retrieval.hierarchy.episodes.items()
+        }
+    with open_memory(path) as m:
+        stored = dict(
+            m.db.fetchall(
+                "SELECT episode_id, event_ids FROM adamm_episodes WHERE user_id = 'u'"
+            )
+        )
+        reopened = {e: ep.event_ids for e, ep in m.retrieval.hierarchy.episodes.items()}
+        assert reopened == built == {e: list(v) for e, v in stored.items()}
+        assert len(built) >= 2

@@ -192,7 +192,7 @@ def test_visual_path_with_a_random_init_open_clip(tmp_path, tiny_clip):
         q_text = TEXT.encode(["bicycle"])[0]
         q_vis = tiny_clip.encode_text(["bicycle"])[0]
         scores = r.event_scores(q_text, q_vis, 50)
-        pos = r._event_pos["S1:3"]
+        pos = r.hierarchy.events.position("S1:3")
         rows = r._text_index.reconstruct(r.view_rows(pos)[0])
         text_only = float(np.max(rows @ q_text))
         assert scores[pos] == pytest.approx(text_only, abs=1e-5)

@@ -65,10 +65,7 @@ def filled_memory(n: int) -> RetrievalMemory:
         for j in range(size):
             i = start + j
             rid, sid = f"E{i}", f"S{i // 10}"
-            h.events[rid] = Event(rid, sid, i + 1, None, f"event {i}", None)
-            memory._event_pos[rid] = len(memory._event_ids)
-            memory._event_ids.append(rid)
-            memory._sessions.setdefault(sid, []).append(rid)
+            h.events.add(Event(rid, sid, i + 1, None, f"event {i}", None))
             rows.append((i, vecs[j]))
         memory._add_views(rows, [])
     return memory

@@ -90,24 +90,27 @@ def write_memory(path: Path, base: np.ndarray, n: int, noise: float) -> None:
         [USER, NAME],
     )
     chunk = 100_000
+    per_episode, per_topic = 10, 100
     for start in range(0, n, chunk):
         size = min(chunk, n - start)
         v = base[rng.integers(0, len(base), size)]
         v = v + noise * rng.standard_normal(v.shape).astype(np.float32)
+        assert size % 1000 == 0, "sizes are multiples of 1,000"
         v /= np.linalg.norm(v, axis=1, keepdims=True)
         ids = [f"E{i}" for i in range(start, start + size)]
         with db.transaction():
             insert_columns(
                 db,
                 "adamm_events",
-                ("user_id", "round_id", "session_id", "order", "text"),
-                ("VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "VARCHAR"),
+                ("user_id", "round_id", "session_id", "order", "text", "episode_id"),
+                ("VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "VARCHAR", "INTEGER"),
                 [
                     [USER] * size,
                     ids,
                     [f"S{i // 10}" for i in range(start, start + size)],
                     list(range(start, start + size)),
                     [f"event {i}" for i in range(start, start + size)],
+                    [i // per_episode + 1 for i in range(start, start + size)],
                 ],
             )
             insert_columns(
@@ -123,6 +126,51 @@ def write_memory(path: Path, base: np.ndarray, n: int, noise: float) -> None:
                     [row.astype("<f4").tobytes() for row in v],
                 ],
             )
+            # a hierarchy: episodes of 10 consecutive events, topics of 100
+            # episodes, with the summed vectors the hierarchy keeps
+            first = start // per_episode
+            count = size // per_episode
+            sums = v.reshape(count, per_episode, -1).sum(axis=1)
+            insert_columns(
+                db,
+                "adamm_episodes",
+                ("user_id", "episode_id", "topic_id", "description", "event_ids",
+                 "text_sum", "visual_count", "closed"),
+                ("VARCHAR", "INTEGER", "INTEGER", "VARCHAR", "VARCHAR[]", "BLOB",
+                 "INTEGER", "BOOLEAN"),
+                [
+                    [USER] * count,
+                    list(range(first + 1, first + count + 1)),
+                    [(first + e) // per_topic + 1 for e in range(count)],
+                    [f"episode {first + e}" for e in range(count)],
+                    [ids[e * per_episode : (e + 1) * per_episode]
+                     for e in range(count)],
+                    [row.astype("<f4").tobytes() for row in sums],
+                    [0] * count,
+                    [True] * count,
+                ],
+            )  # fmt: skip
+            topics = count // per_topic
+            tsums = sums.reshape(topics, per_topic, -1).sum(axis=1)
+            insert_columns(
+                db,
+                "adamm_topics",
+                ("user_id", "topic_id", "description", "episode_ids", "text_sum",
+                 "visual_count"),
+                ("VARCHAR", "INTEGER", "VARCHAR", "INTEGER[]", "BLOB", "INTEGER"),
+                [
+                    [USER] * topics,
+                    [first // per_topic + t + 1 for t in range(topics)],
+                    [f"topic {first // per_topic + t}" for t in range(topics)],
+                    [
+                        list(range(first + t * per_topic + 1,
+                                   first + (t + 1) * per_topic + 1))
+                        for t in range(topics)
+                    ],
+                    [row.astype("<f4").tobytes() for row in tsums],
+                    [0] * topics,
+                ],
+            )  # fmt: skip
     db.close()
 
 

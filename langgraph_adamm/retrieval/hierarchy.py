@@ -8,7 +8,8 @@ modalities both nodes have: a missing modality is left out, never a zero vector.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -84,6 +85,96 @@ class Event:
     visual_vec: Vector | None = None
     """Pooled (mean, then normalized) embedding of the round's images."""
     episode_id: int | None = None
+
+
+EventRow = tuple[str, str, int, datetime | None, str | None, int | None]
+"""A stored event: round id, session id, order, time, text, episode id."""
+
+
+class EventTable(Mapping[str, Event]):
+    """A memory's events in history order, by round id or by position.
+
+    Round ids and episode ids are kept per position; the rest of a stored event
+    (session, time, text) is read through ``loader`` when the event is first
+    asked for, in one batch for many, and kept. A memory of a million events
+    thus opens without making a million objects.
+
+    Args:
+        loader: Reads stored events by round id (rows in any order, unknown ids
+            left out); None when every event is added in this process.
+    """
+
+    def __init__(
+        self, loader: Callable[[list[str]], Iterable[EventRow]] | None = None
+    ) -> None:
+        self.ids: list[str] = []
+        self._episodes = array("q")  # -1: none yet
+        self._cache: dict[str, Event] = {}
+        self._pos: dict[str, int] | None = {}
+        self._loader = loader
+
+    @classmethod
+    def stored(
+        cls,
+        ids: list[str],
+        episode_ids: Sequence[int],
+        loader: Callable[[list[str]], Iterable[EventRow]],
+    ) -> EventTable:
+        """Stored events: ids in history order and their episodes (-1: none)."""
+        table = cls(loader)
+        table.ids = ids
+        table._episodes = array("q", np.asarray(episode_ids, dtype=np.int64).tobytes())
+        table._pos = None  # built on first use
+        return table
+
+    def _positions(self) -> dict[str, int]:
+        if self._pos is None:
+            self._pos = dict(zip(self.ids, range(len(self.ids)), strict=True))
+        return self._pos
+
+    def position(self, round_id: str) -> int:
+        """The event's place in history order (KeyError when unknown)."""
+        return self._positions()[round_id]
+
+    def episode_at(self, pos: int) -> int | None:
+        """The episode of the event at a position (no event object made)."""
+        ep = self._episodes[pos]
+        return None if ep < 0 else ep
+
+    def add(self, event: Event) -> None:
+        """Append an event (the next in history order)."""
+        self._positions()[event.round_id] = len(self.ids)
+        self.ids.append(event.round_id)
+        self._episodes.append(-1 if event.episode_id is None else event.episode_id)
+        self._cache[event.round_id] = event
+
+    def many(self, round_ids: Iterable[str]) -> list[Event]:
+        """Events by round id, reading every missing one in one batch."""
+        wanted = list(round_ids)
+        missing = [r for r in dict.fromkeys(wanted) if r not in self._cache]
+        if missing and self._loader is not None:
+            for rid, sid, order, time, text, ep in self._loader(missing):
+                self._cache[rid] = Event(
+                    rid, sid, order, time, text or "", None, None, ep
+                )
+        return [self._cache[r] for r in wanted]  # KeyError names an unknown id
+
+    def at(self, pos: int) -> Event:
+        """The event at a position in history order."""
+        return self[self.ids[pos]]
+
+    def __getitem__(self, round_id: str) -> Event:
+        hit = self._cache.get(round_id)
+        return hit if hit is not None else self.many([round_id])[0]
+
+    def __contains__(self, round_id: object) -> bool:
+        return round_id in self._cache or round_id in self._positions()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
 
 class _PooledVectors:
@@ -184,7 +275,7 @@ class Hierarchy:
         self.config = config or AdaMMConfig()
         self.on_episode_closed = on_episode_closed
         self.on_topic_grown = on_topic_grown
-        self.events: dict[str, Event] = {}
+        self.events = EventTable()
         self.episodes: dict[int, Episode] = {}
         self.topics: dict[int, Topic] = {}
         self.current: int | None = None
@@ -238,8 +329,10 @@ class Hierarchy:
             ep.start = ep.start or event.time
             ep.end = event.time
         event.episode_id = ep.episode_id
-        self.events[event.round_id] = event
-        ep.description = extractive_summary(self.events[e].text for e in ep.event_ids)
+        self.events.add(event)
+        ep.description = extractive_summary(
+            e.text for e in self.events.many(ep.event_ids)
+        )
         change.episodes.add(ep.episode_id)
         return change
 

@@ -66,14 +66,15 @@ class VectorIndex:
         self.hnsw_m = hnsw_m
         self.ef_construction = ef_construction
         self.ef_search = ef_search
-        self._cpu = faiss.IndexFlatIP(dim)
+        cpu = faiss.IndexFlatIP(dim)
         self.on_gpu = False
+        self.mapped = False  # the vectors are a read-only map of a file (read)
         gpus = faiss.get_num_gpus() if hasattr(faiss, "get_num_gpus") else 0
         if use_gpu is not False and gpus > 0:
-            self._index = faiss.index_cpu_to_all_gpus(self._cpu)
+            self._index = faiss.index_cpu_to_all_gpus(cpu)
             self.on_gpu = True
         else:
-            self._index = self._cpu
+            self._index = cpu
 
     @property
     def approximate(self) -> bool:
@@ -95,6 +96,10 @@ class VectorIndex:
         if not len(vectors):
             return
         rows = np.ascontiguousarray(vectors, dtype=np.float32)
+        if self.mapped:  # a mapped file is read-only: own a copy before growing
+            faiss = _faiss()
+            self._index = faiss.deserialize_index(faiss.serialize_index(self._index))
+            self.mapped = False
         limit = self.approximate_above
         if (
             limit is not None
@@ -156,19 +161,25 @@ class VectorIndex:
         faiss.write_index(index, str(path))
 
     @classmethod
-    def read(cls, path: Path, **options: Any) -> VectorIndex:
-        """An index written by :meth:`write`, with this process's options."""
+    def read(cls, path: Path, *, mmap: bool = True, **options: Any) -> VectorIndex:
+        """An index written by :meth:`write`, with this process's options.
+
+        With ``mmap`` the vectors are mapped from the file rather than read:
+        opening costs no time in the index's size, and pages are read as
+        searches touch them. The first :meth:`add` makes an owned copy.
+        """
         faiss = _faiss()
-        stored = faiss.read_index(str(path))
+        flag = getattr(faiss, "IO_FLAG_MMAP_IFC", 0) if mmap else 0
+        stored = faiss.read_index(str(path), flag)
         out = cls(int(stored.d), **options)
         if isinstance(stored, faiss.IndexFlat) or out.on_gpu:
             limit = out.approximate_above
             if out.on_gpu or (limit is not None and stored.ntotal > limit):
                 if stored.ntotal:  # to the GPU, or past the threshold: to HNSW
                     out.add(stored.reconstruct_n(0, stored.ntotal))
-            else:
-                out._cpu = out._index = stored
+                return out
         else:  # an HNSW graph: kept as it is
             stored.hnsw.efSearch = out.ef_search
-            out._index = stored
+        out._index = stored
+        out.mapped = bool(flag)
         return out

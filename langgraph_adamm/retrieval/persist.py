@@ -6,7 +6,11 @@ Now each user's text and visual indexes are written to
 and on close (atomically: a temporary file, then a rename), with a fingerprint
 of the views they hold: per
 modality the number of view rows and a hash sum of their (round id, view name)
-pairs, read from the database without the vectors. On open the fingerprint is
+pairs, read from the database without the vectors. Beside each index its
+owners (the event position of every row) are kept as a NumPy file, and the
+vectors are mapped rather than read on open
+(:meth:`~langgraph_adamm.retrieval.index.VectorIndex.read`), so reopening costs
+little more than reading the round ids. On open the fingerprint is
 recomputed, with a token that the database changes in every indexing
 transaction; a missing, unreadable or stale file (another process indexed, a
 crash came between the commit and the write, the database was rebuilt at the
@@ -21,8 +25,12 @@ import json
 import logging
 import os
 import tempfile
+from array import array
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from langgraph_adamm.retrieval.index import VectorIndex
 
@@ -30,7 +38,11 @@ if TYPE_CHECKING:
     from langgraph_adamm.storage.database import MemoryDatabase
 
 logger = logging.getLogger(__name__)
-FORMAT = 1
+FORMAT = 2
+"""2: owners beside the indexes."""
+
+Stored = tuple[VectorIndex, "VectorIndex | None", array, array]
+"""Text index, visual index (or None), and their owners."""
 
 
 def index_folder(db: MemoryDatabase, user_id: str) -> Path | None:
@@ -60,10 +72,23 @@ def fingerprint(
     return out
 
 
+def _owners(path: Path, rows: int) -> array:
+    """An owner file: event positions, one per index row, never decreasing."""
+    values = np.load(path, allow_pickle=False)
+    if (
+        values.ndim != 1
+        or len(values) != rows
+        or values.dtype.kind not in "iu"
+        or (rows and (values[0] < 0 or np.any(np.diff(values) < 0)))
+    ):
+        raise ValueError(f"{path.name} does not match its index")
+    return array("q", values.astype(np.int64).tobytes())
+
+
 def load(
     folder: Path | None, expected: dict[str, Any], **options: Any
-) -> tuple[VectorIndex, VectorIndex | None] | None:
-    """The persisted (text, visual) indexes when they match ``expected``."""
+) -> Stored | None:
+    """The persisted indexes and owners when they match ``expected``."""
     if folder is None:
         return None
     try:
@@ -74,9 +99,11 @@ def load(
         return None
     try:
         text = VectorIndex.read(folder / "text.faiss", **options)
-        visual = None
+        text_owner = _owners(folder / "text.owner.npy", len(text))
+        visual, visual_owner = None, array("q")
         if (folder / "visual.faiss").is_file():
             visual = VectorIndex.read(folder / "visual.faiss", **options)
+            visual_owner = _owners(folder / "visual.owner.npy", len(visual))
     except Exception as exc:  # noqa: BLE001 - a damaged file is rebuilt
         logger.warning("persisted index in %s unreadable (%s); rebuilding", folder, exc)
         return None
@@ -84,7 +111,7 @@ def load(
         len(visual or ()) != expected["views"]["visual"][0]
     ):
         return None
-    return text, visual
+    return text, visual, text_owner, visual_owner
 
 
 def save(
@@ -92,21 +119,27 @@ def save(
     expected: dict[str, Any],
     text: VectorIndex,
     visual: VectorIndex | None,
+    owners: tuple[Sequence[int], Sequence[int]],
 ) -> None:
-    """Write the indexes and their fingerprint; a failure is logged, not raised."""
+    """Write the indexes, owners and fingerprint; a failure is logged, not raised."""
     if folder is None:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "meta.json").unlink(missing_ok=True)  # stale until rewritten
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
-            text.write(Path(tmp) / "text.faiss")
-            os.replace(Path(tmp) / "text.faiss", folder / "text.faiss")
-            if visual is not None:
-                visual.write(Path(tmp) / "visual.faiss")
-                os.replace(Path(tmp) / "visual.faiss", folder / "visual.faiss")
-            else:
-                (folder / "visual.faiss").unlink(missing_ok=True)
+            for name, index, owner in (
+                ("text", text, owners[0]),
+                ("visual", visual, owners[1]),
+            ):
+                if index is None:
+                    (folder / f"{name}.faiss").unlink(missing_ok=True)
+                    (folder / f"{name}.owner.npy").unlink(missing_ok=True)
+                    continue
+                index.write(Path(tmp) / f"{name}.faiss")
+                np.save(Path(tmp) / f"{name}.owner.npy", np.asarray(owner, np.int64))
+                for file in (f"{name}.faiss", f"{name}.owner.npy"):
+                    os.replace(Path(tmp) / file, folder / file)
             meta = Path(tmp) / "meta.json"
             meta.write_text(json.dumps({"format": FORMAT, **expected}), "utf-8")
             os.replace(meta, folder / "meta.json")

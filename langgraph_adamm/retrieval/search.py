@@ -6,6 +6,7 @@ combines the two.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from datetime import datetime
@@ -19,12 +20,14 @@ from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.retrieval.encoders import TextEncoder, VisualEncoder
 from langgraph_adamm.retrieval.hierarchy import (
     Episode,
+    Event,
     Hierarchy,
     Topic,
     fuse,
     fused_similarity,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
+from langgraph_adamm.storage.database import MemoryDatabase
 
 Scope = Literal["topic", "episode", "event"]
 
@@ -61,13 +64,12 @@ class SearchMixin:
     text_encoder: TextEncoder
     visual_encoder: VisualEncoder | None
     hierarchy: Hierarchy
-    _event_ids: list[str]
-    _event_pos: dict[str, int]
-    _sessions: dict[str, list[str]]
+    db: MemoryDatabase
+    user_id: str
     _text_index: VectorIndex
-    _text_owner: list[int]
+    _text_owner: array[int]
     _visual_index: VectorIndex | None
-    _visual_owner: list[int]
+    _visual_owner: array[int]
 
     def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
         """An event's rows in the text and the visual index.
@@ -116,7 +118,7 @@ class SearchMixin:
                     owner = self._visual_owner[r]
                     visual_best[owner] = max(visual_best.get(owner, -1.0), float(s))
             found = len(text_best.keys() | visual_best.keys())
-            if found >= min(events, len(self._event_ids)) or candidates >= views:
+            if found >= min(events, len(self.hierarchy.events)) or candidates >= views:
                 break
             candidates *= 4
         fused: dict[int, float] = {}
@@ -133,8 +135,19 @@ class SearchMixin:
             )
         return fused
 
-    def _event_unit(self, pos: int, score: float) -> MemoryUnit:
-        ev = self.hierarchy.events[self._event_ids[pos]]
+    def session_rounds(self, session_id: str) -> list[str]:
+        """The round ids of a session's events, in history order."""
+        return [
+            r
+            for (r,) in self.db.fetchall(
+                "SELECT round_id FROM adamm_events WHERE user_id = ? AND "
+                'session_id = ? ORDER BY "order"',
+                [self.user_id, session_id],
+            )
+        ]
+
+    @staticmethod
+    def _unit_of(ev: Event, score: float) -> MemoryUnit:
         return MemoryUnit(
             unit_type="event",
             unit_id=ev.round_id,
@@ -180,7 +193,11 @@ class SearchMixin:
         if retrieval_scope == "event":
             scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
             best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:result_budget]
-            return [self._event_unit(pos, s) for pos, s in best]
+            events = self.hierarchy.events
+            found = events.many(events.ids[pos] for pos, _ in best)
+            return [
+                self._unit_of(ev, s) for ev, (_, s) in zip(found, best, strict=True)
+            ]
         h = self.hierarchy
         nodes: list[Episode | Topic] = list(
             h.episodes.values() if retrieval_scope == "episode" else h.topics.values()
@@ -189,10 +206,18 @@ class SearchMixin:
             zip(self._node_scores(nodes, q_text, q_visual), nodes, strict=True),
             key=lambda x: -x[0],
         )[:result_budget]
+        firsts = {
+            ev.round_id: ev
+            for ev in h.events.many(
+                n.event_ids[0]
+                for _, n in ranked
+                if isinstance(n, Episode) and n.event_ids
+            )
+        }
         out = []
         for score, node in ranked:
             if isinstance(node, Episode):
-                first = h.events[node.event_ids[0]] if node.event_ids else None
+                first = firsts[node.event_ids[0]] if node.event_ids else None
                 out.append(
                     MemoryUnit(
                         unit_type="episode",
@@ -226,12 +251,13 @@ class SearchMixin:
         w = self.config.event_window if window is None else window
         units = self.semantic_match(query_content, "event", result_budget)
         for unit in units:
-            session = self._sessions[unit.session_id or ""]
+            session = self.session_rounds(unit.session_id or "")
             at = session.index(unit.unit_id)
+            around = [
+                r for r in session[max(0, at - w) : at + w + 1] if r != unit.unit_id
+            ]
             unit.neighbours = [
-                self._event_unit(self._event_pos[rid], 0.0)
-                for rid in session[max(0, at - w) : at + w + 1]
-                if rid != unit.unit_id
+                self._unit_of(ev, 0.0) for ev in self.hierarchy.events.many(around)
             ]
         return units
 
@@ -252,7 +278,7 @@ class SearchMixin:
             h = self.hierarchy
             ep_cache: dict[int, float] = {}
             for pos in list(scores):
-                ep_id = h.events[self._event_ids[pos]].episode_id
+                ep_id = h.events.episode_at(pos)
                 if ep_id is None:
                     continue
                 if ep_id not in ep_cache:
@@ -260,4 +286,4 @@ class SearchMixin:
                     ep_cache[ep_id] = self._node_scores([ep], q_text, q_visual)[0]
                 scores[pos] = (1 - g) * scores[pos] + g * ep_cache[ep_id]
         best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
-        return [self._event_ids[pos] for pos, _ in best]
+        return [self.hierarchy.events.ids[pos] for pos, _ in best]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,8 @@ from langgraph_adamm.retrieval.encoders import (
 from langgraph_adamm.retrieval.hierarchy import (
     Episode,
     Event,
+    EventRow,
+    EventTable,
     Hierarchy,
     Topic,
 )
@@ -89,9 +92,43 @@ def _vec(v: Any) -> np.ndarray | None:
     return np.frombuffer(bytes(v), dtype="<f4").astype(np.float32)
 
 
+def _vecs(blobs: list[Any]) -> list[np.ndarray | None]:
+    """Many stored vectors at once (None stays None).
+
+    The rows are read-only views of one buffer: node sums are replaced, never
+    changed in place.
+    """
+    present = [i for i, b in enumerate(blobs) if b is not None]
+    out: list[np.ndarray | None] = [None] * len(blobs)
+    if not present:
+        return out
+    sizes = {len(blobs[i]) for i in present}
+    if len(sizes) != 1:  # mixed dimensions: one by one
+        return [_vec(b) for b in blobs]
+    flat = b"".join(bytes(blobs[i]) for i in present)
+    matrix = np.frombuffer(flat, dtype="<f4").reshape(len(present), -1)
+    for row, i in enumerate(present):
+        out[i] = matrix[row]
+    return out
+
+
 def _blob(v: np.ndarray | None) -> bytes | None:
     """A vector as stored: little-endian float32 bytes (one value, not 384)."""
     return None if v is None else np.asarray(v, dtype="<f4").tobytes()
+
+
+def _members(ids: list[str], episode_of: np.ndarray) -> dict[int, list[str]]:
+    """Round ids per episode, in history order (``episode_of`` -1: none)."""
+    order = np.argsort(episode_of, kind="stable")
+    eps = episode_of[order]
+    cuts = np.flatnonzero(eps[1:] != eps[:-1]) + 1
+    bounds = [0, *cuts.tolist(), len(order)]
+    at = order.tolist()
+    return {
+        int(eps[a]): [ids[i] for i in at[a:b]]
+        for a, b in zip(bounds, bounds[1:], strict=False)
+        if a < b and eps[a] >= 0
+    }
 
 
 class RetrievalMemory(SearchMixin):
@@ -158,44 +195,40 @@ class RetrievalMemory(SearchMixin):
             on_episode_closed=self._describe_episode if self.describer else None,
             on_topic_grown=self._describe_topic if self.describer else None,
         )
+        # Stored events are read by position (round and episode ids, as
+        # arrays); the rest of an event is read when a search first returns it.
         # An event's own vectors matter only while it is being added to the
         # hierarchy (episodes keep their sums), so they are not read back.
-        rows = self.db.fetchall(
-            'SELECT round_id, session_id, "order", time, text, episode_id '
+        cols = self.db.fetchnumpy(
+            "SELECT round_id, coalesce(episode_id, -1) AS episode_id "
             'FROM adamm_events WHERE user_id = ? ORDER BY "order"',
             [self.user_id],
         )
-        self._event_ids: list[str] = []
-        for rid, sid, order, time, text, ep in rows:
-            h.events[rid] = Event(rid, sid, order, time, text or "", None, None, ep)
-            self._event_ids.append(rid)
-        self._event_pos = {rid: i for i, rid in enumerate(self._event_ids)}
-        for (
-            eid,
-            tid,
-            desc,
-            start,
-            end,
-            events,
-            tsum,
-            vsum,
-            vcount,
-            closed,
-        ) in self.db.fetchall(
+        h.events = EventTable.stored(
+            cols["round_id"].tolist(), cols["episode_id"], self._load_events
+        )
+        # Each episode's events, from the events' episode ids (the same lists
+        # as the episodes' stored event_ids, without reading a string per event).
+        members = _members(h.events.ids, np.asarray(cols["episode_id"]))
+        rows = self.db.fetchall(
             "SELECT episode_id, topic_id, description, start_time, end_time, "
-            "event_ids, "
             "text_sum, visual_sum, visual_count, closed FROM adamm_episodes "
             "WHERE user_id = ?",
             [self.user_id],
+        )
+        text_sums = _vecs([r[5] for r in rows])
+        visual_sums = _vecs([r[6] for r in rows])
+        for (eid, tid, desc, start, end, _, _, vcount, closed), tsum, vsum in zip(
+            rows, text_sums, visual_sums, strict=True
         ):
             h.episodes[eid] = Episode(
                 eid,
-                list(events or []),
+                members.get(eid, []),
                 start,
                 end,
                 desc or "",
-                _vec(tsum),
-                _vec(vsum),
+                tsum,
+                vsum,
                 vcount or 0,
                 tid,
                 bool(closed),
@@ -214,36 +247,17 @@ class RetrievalMemory(SearchMixin):
         )
         h.current = meta[0][0] if meta else None
         self.hierarchy = h
-        self._sessions: dict[str, list[str]] = {}
-        for rid in self._event_ids:
-            self._sessions.setdefault(h.events[rid].session_id, []).append(rid)
-        self._text_owner: list[int] = []
-        self._visual_owner: list[int] = []
+        self._text_owner = array("q")
+        self._visual_owner = array("q")
         self._unsaved = 0
         expected = self._index_fingerprint()
         stored = persist.load(self._index_folder, expected, **self._index_options())
         if stored is not None:
-            self.index_source = "file"
-            self._text_index, self._visual_index = stored
-            # owners from two columns read as arrays: no per-view Python work
-            cols = self.db.fetchnumpy(
-                "SELECT e.\"order\" AS event_order, v.modality = 'text' AS is_text "
-                + _EVENT_VIEWS,
-                [self.user_id, TURN_VIEW_PREFIX],
-            )
-            orders = np.asarray(
-                [h.events[rid].order for rid in self._event_ids], dtype=np.int64
-            )
-            owner = np.searchsorted(orders, np.asarray(cols["event_order"]))
-            is_text = np.asarray(cols["is_text"], dtype=bool)
-            text_owner, visual_owner = owner[is_text], owner[~is_text]
-            if (
-                np.all(np.diff(orders) > 0)
-                and len(text_owner) == len(self._text_index)
-                and len(visual_owner) == len(self._visual_index or ())
-            ):
-                self._text_owner = text_owner.tolist()
-                self._visual_owner = visual_owner.tolist()
+            text_index, visual_index, text_owner, visual_owner = stored
+            if all(o[-1] < len(h.events) for o in (text_owner, visual_owner) if o):
+                self.index_source = "file"
+                self._text_index, self._visual_index = text_index, visual_index
+                self._text_owner, self._visual_owner = text_owner, visual_owner
                 return
             logger.warning("persisted index does not line up; rebuilding it")
         self.index_source = "database"
@@ -256,11 +270,19 @@ class RetrievalMemory(SearchMixin):
             [self.user_id, TURN_VIEW_PREFIX],
         ):
             (text_rows if modality == "text" else visual_rows).append(
-                (self._event_pos[rid], _vec(vec))
+                (h.events.position(rid), _vec(vec))
             )
         self._add_views(text_rows, visual_rows)
         if text_rows or visual_rows:
             self.save_index(expected)
+
+    def _load_events(self, round_ids: list[str]) -> list[EventRow]:
+        return self.db.fetchall(
+            'SELECT round_id, session_id, "order", time, text, episode_id '
+            "FROM adamm_events WHERE user_id = ? AND round_id IN "
+            "(SELECT unnest(?::VARCHAR[]))",
+            [self.user_id, round_ids],
+        )
 
     # -- persisted indexes ----------------------------------------------------
     @property
@@ -307,6 +329,7 @@ class RetrievalMemory(SearchMixin):
             expected or self._index_fingerprint(),
             self._text_index,
             self._visual_index,
+            (self._text_owner, self._visual_owner),
         )
 
     def _add_views(
@@ -328,7 +351,7 @@ class RetrievalMemory(SearchMixin):
     @property
     def event_count(self) -> int:
         """Events in memory."""
-        return len(self._event_ids)
+        return len(self.hierarchy.events)
 
     # -- indexing -----------------------------------------------------------
     def pending_rounds(self) -> list[tuple[int, Round]]:
@@ -460,7 +483,7 @@ class RetrievalMemory(SearchMixin):
         full_vec: dict[int, np.ndarray] = {
             j: vectors[k] for k, (j, view) in enumerate(owners) if view == "round"
         }
-        start = len(self._event_ids)
+        start = len(self.hierarchy.events)
         events: list[Event] = []
         view_rows: list[tuple[str, str, str, np.ndarray]] = []
         text_new: list[tuple[int, Any]] = []
@@ -515,10 +538,6 @@ class RetrievalMemory(SearchMixin):
                 "(SELECT unnest(?::VARCHAR[]))",
                 [self.user_id, [r.round_id for _, r in batch]],
             )
-        for ev in events:
-            self._event_pos[ev.round_id] = len(self._event_ids)
-            self._event_ids.append(ev.round_id)
-            self._sessions.setdefault(ev.session_id, []).append(ev.round_id)
         self._add_views(text_new, visual_new)
 
     def _describe_episode(self, ep: Episode, h: Hierarchy) -> None:

@@ -131,7 +131,7 @@ def test_event_table_reads_stored_events_in_one_batch_on_demand():
     stored = {f"r{i}": (f"r{i}", "S1", i, T0, f"text {i}", 1) for i in range(5)}
     calls = []
 
-    def loader(ids):
+    def loader(ids, hints):
         calls.append(list(ids))
         return [stored[r] for r in ids if r in stored]
 

@@ -89,6 +89,8 @@ class Event:
 
 EventRow = tuple[str, str, int, datetime | None, str | None, int | None]
 """A stored event: round id, session id, order, time, text, episode id."""
+EventLoader = Callable[[list[str], "list[int] | None"], Iterable[EventRow]]
+"""Reads stored events: (round ids, storage row hints or None) -> rows."""
 
 
 class EventTable(Mapping[str, Event]):
@@ -100,15 +102,15 @@ class EventTable(Mapping[str, Event]):
     thus opens without making a million objects.
 
     Args:
-        loader: Reads stored events by round id (rows in any order, unknown ids
-            left out); None when every event is added in this process.
+        loader: Reads stored events by round id, given also their storage row
+            hints where known (rows in any order, unknown ids left out); None
+            when every event is added in this process.
     """
 
-    def __init__(
-        self, loader: Callable[[list[str]], Iterable[EventRow]] | None = None
-    ) -> None:
+    def __init__(self, loader: EventLoader | None = None) -> None:
         self.ids: list[str] = []
         self._episodes = array("q")  # -1: none yet
+        self._hints = array("q")  # storage rows of the stored events
         self._cache: dict[str, Event] = {}
         self._pos: dict[str, int] | None = {}
         self._loader = loader
@@ -118,12 +120,19 @@ class EventTable(Mapping[str, Event]):
         cls,
         ids: list[str],
         episode_ids: Sequence[int],
-        loader: Callable[[list[str]], Iterable[EventRow]],
+        loader: EventLoader,
+        hints: Sequence[int] = (),
     ) -> EventTable:
-        """Stored events: ids in history order and their episodes (-1: none)."""
+        """Stored events: ids in history order and their episodes (-1: none).
+
+        ``hints`` (one per stored event, optional) are where the loader may
+        look first; it must check what it finds there.
+        """
         table = cls(loader)
         table.ids = ids
         table._episodes = array("q", np.asarray(episode_ids, dtype=np.int64).tobytes())
+        if len(hints):
+            table._hints = array("q", np.asarray(hints, dtype=np.int64).tobytes())
         table._pos = None  # built on first use
         return table
 
@@ -151,17 +160,37 @@ class EventTable(Mapping[str, Event]):
     def many(self, round_ids: Iterable[str]) -> list[Event]:
         """Events by round id, reading every missing one in one batch."""
         wanted = list(round_ids)
-        missing = [r for r in dict.fromkeys(wanted) if r not in self._cache]
-        if missing and self._loader is not None:
-            for rid, sid, order, time, text, ep in self._loader(missing):
-                self._cache[rid] = Event(
-                    rid, sid, order, time, text or "", None, None, ep
-                )
+        self._load([r for r in dict.fromkeys(wanted) if r not in self._cache], None)
         return [self._cache[r] for r in wanted]  # KeyError names an unknown id
+
+    def many_at(self, positions: Iterable[int]) -> list[Event]:
+        """Events by position (what a search returns), read in one batch."""
+        at = list(positions)
+        missing = {
+            self.ids[p]: self._hints[p] if p < len(self._hints) else -1
+            for p in at
+            if self.ids[p] not in self._cache
+        }
+        self._load(list(missing), list(missing.values()))
+        return [self._cache[self.ids[p]] for p in at]
+
+    def clear_loaded(self) -> None:
+        """Drop the events held in memory (read again on demand).
+
+        Only with a loader: every added event is stored by then.
+        """
+        if self._loader is not None:
+            self._cache.clear()
+
+    def _load(self, missing: list[str], hints: list[int] | None) -> None:
+        if not missing or self._loader is None:
+            return
+        for rid, sid, order, time, text, ep in self._loader(missing, hints):
+            self._cache[rid] = Event(rid, sid, order, time, text or "", None, None, ep)
 
     def at(self, pos: int) -> Event:
         """The event at a position in history order."""
-        return self[self.ids[pos]]
+        return self.many_at([pos])[0]
 
     def __getitem__(self, round_id: str) -> Event:
         hit = self._cache.get(round_id)

@@ -193,8 +193,7 @@ class SearchMixin:
         if retrieval_scope == "event":
             scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
             best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:result_budget]
-            events = self.hierarchy.events
-            found = events.many(events.ids[pos] for pos, _ in best)
+            found = self.hierarchy.events.many_at(pos for pos, _ in best)
             return [
                 self._unit_of(ev, s) for ev, (_, s) in zip(found, best, strict=True)
             ]

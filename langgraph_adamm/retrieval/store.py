@@ -276,13 +276,36 @@ class RetrievalMemory(SearchMixin):
         if text_rows or visual_rows:
             self.save_index(expected)
 
-    def _load_events(self, round_ids: list[str]) -> list[EventRow]:
-        return self.db.fetchall(
-            'SELECT round_id, session_id, "order", time, text, episode_id '
-            "FROM adamm_events WHERE user_id = ? AND round_id IN "
-            "(SELECT unnest(?::VARCHAR[]))",
-            [self.user_id, round_ids],
-        )
+    def _load_events(
+        self, round_ids: list[str], hints: list[int] | None
+    ) -> list[EventRow]:
+        """Stored events by round id; by storage row first where hinted.
+
+        A row found at its hint counts only when it is this user's event with
+        that round id (rows move when the table is rewritten); the rest are
+        looked up by round id.
+        """
+        cols = 'round_id, session_id, "order", time, text, episode_id'
+        found: list[EventRow] = []
+        if hints and any(h >= 0 for h in hints):
+            wanted = set(round_ids)
+            found = [
+                row[1:]
+                for row in self.db.fetchall(
+                    f"SELECT user_id, {cols} FROM adamm_events WHERE rowid IN "
+                    "(SELECT unnest(?::BIGINT[]))",
+                    [[h for h in hints if h >= 0]],
+                )
+                if row[0] == self.user_id and row[1] in wanted
+            ]
+        rest = sorted(set(round_ids) - {row[0] for row in found})
+        if rest:
+            found += self.db.fetchall(
+                f"SELECT {cols} FROM adamm_events WHERE user_id = ? AND round_id IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, rest],
+            )
+        return found
 
     # -- persisted indexes ----------------------------------------------------
     @property

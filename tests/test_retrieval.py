@@ -409,3 +409,53 @@ def test_text_only_session_keeps_the_visual_encoders_name(tmp_path, tiny_clip):
 
     with pytest.raises(AdaMMError, match="tiny-random-clip"):
         open_memory(path, visual=OtherClip())
+
+
+def test_episode_and_topic_search_scores_every_node_as_fused_similarity(
+    tmp_path, tiny_clip
+):
+    import json
+
+    from PIL import Image
+
+    from langgraph_adamm.retrieval.hierarchy import fused_similarity
+
+    for name, color in (("red.png", (220, 20, 20)), ("blue.png", (20, 20, 220))):
+        Image.new("RGB", (64, 48), color).save(tmp_path / name)
+    doc = image_history(
+        tmp_path,
+        [
+            ("A photo of my new red bicycle.", [{"path": "red.png"}]),
+            ("The lake was so blue today.", [{"path": "blue.png"}]),
+            ("No picture this time, just a question about taxes.", []),
+        ],
+    )
+    doc["sessions"][0]["session_id"] = "S7"
+    (tmp_path / "h.json").write_text(json.dumps(doc))
+    with open_memory(visual=tiny_clip) as m:
+        m.ingest(two_sessions())
+        m.ingest(tmp_path / "h.json")
+        r = m.retrieval
+        h = r.hierarchy
+        for scope, nodes in (("episode", h.episodes), ("topic", h.topics)):
+            for query in ("bicycle", "garden tomatoes"):
+                q_text, q_visual = r._query_vectors(query)
+                expected = sorted(
+                    (
+                        -fused_similarity(
+                            q_text, q_visual, n.text_vec, n.visual_vec, 0.6, 0.4
+                        ),
+                        i,
+                    )
+                    for i, n in enumerate(nodes.values())
+                )
+                units = m.semantic_match(query, scope, len(nodes))
+                assert [u.score for u in units] == pytest.approx(
+                    [-s for s, _ in expected], abs=1e-5
+                )
+        before = len(m.semantic_match("bicycle", "episode", 100))
+        m.ingest(history_from_dict({"user_id": "u", "sessions": [{
+            "session_id": "S9", "date": "2026-09-01",
+            "rounds": [{"user": "Completely new subject: opera tickets."}],
+        }]}))  # fmt: skip
+        assert len(m.semantic_match("bicycle", "episode", 100)) == before + 1

@@ -20,6 +20,8 @@ and a hierarchy of episodes of 10 consecutive events and topics of 100 episodes
    - SemanticMatch(scope=event, budget 10) over ``--calls`` queries, through the
      public method, with query encoding left out (the query vectors are
      precomputed).
+   Then SemanticMatch at episode and topic scope (every node scored in one
+   matrix product; the first call stacks the vectors and is not timed).
 2. HNSW (``approximate_search_above=0``, M = 32, efConstruction 80): the same
    three steps, searched with each ``--ef-search`` breadth in turn. Recall@10
    is the overlap of its top 10 with exact search's, per query.
@@ -203,6 +205,20 @@ def search(memory: RetrievalMemory, calls: int) -> tuple[list[list[str]], list[f
     return found, times
 
 
+def level_times(memory: RetrievalMemory, calls: int) -> str:
+    """SemanticMatch at episode and topic scope (the first call stacks)."""
+    cells = []
+    for scope in ("episode", "topic"):
+        memory.semantic_match("warm-up", scope, 10)  # type: ignore[arg-type]
+        times = []
+        for _ in range(calls):
+            t = time.perf_counter()
+            memory.semantic_match("query", scope, 10)  # type: ignore[arg-type]
+            times.append((time.perf_counter() - t) * 1000)
+        cells.append(f"{statistics.median(times):.1f} / {p95(times):.1f}")
+    return " | ".join(cells)
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[int(0.95 * (len(ordered) - 1))]
@@ -235,6 +251,7 @@ def main() -> None:
         "| recall@10 vs exact |"
     )
     print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    levels: list[tuple[int, str]] = []
     for n in args.events:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "scale.duckdb"
@@ -272,10 +289,18 @@ def main() -> None:
                         f"{recall} |",
                         flush=True,
                     )
+                if not approximate:
+                    levels.append((n, level_times(memory, args.calls)))
                 memory.db.close()
                 del memory
                 gc.collect()
             print(f"(writing the {n:,}-event memory took {written:.0f} s)", flush=True)
+    print(
+        "\n| events | episodes | topics | episode scope median / p95 ms | "
+        "topic scope median / p95 ms |\n|---:|---:|---:|---|---|"
+    )
+    for n, row in levels:
+        print(f"| {n:,} | {n // 10:,} | {n // 1000:,} | {row} |")
 
 
 if __name__ == "__main__":

@@ -251,6 +251,60 @@ class Topic(_PooledVectors):
     visual_count: int = 0
 
 
+def _unit_rows(sums: list[Vector | None]) -> tuple[np.ndarray, np.ndarray]:
+    """Unit rows of the present sums (zeros elsewhere) and which are present."""
+    present = np.array([v is not None for v in sums], dtype=bool)
+    if not present.any():
+        return np.zeros((len(sums), 0), dtype=np.float32), present
+    dim = next(len(v) for v in sums if v is not None)
+    rows = np.zeros((len(sums), dim), dtype=np.float32)
+    for i, v in enumerate(sums):
+        if v is not None:
+            rows[i] = v
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return rows / norms, present
+
+
+@dataclass
+class NodeVectors:
+    """One level's nodes with their pooled vectors as matrices."""
+
+    nodes: list[Episode | Topic]
+    text: np.ndarray
+    has_text: np.ndarray
+    visual: np.ndarray
+    has_visual: np.ndarray
+
+    @classmethod
+    def stack(cls, nodes: list[Episode | Topic]) -> NodeVectors:
+        """Stack the nodes' text and visual sums, normalized."""
+        text, has_text = _unit_rows([n.text_sum for n in nodes])
+        visual, has_visual = _unit_rows([n.visual_sum for n in nodes])
+        return cls(nodes, text, has_text, visual, has_visual)
+
+    def scores(
+        self,
+        q_text: Vector | None,
+        q_visual: Vector | None,
+        text_weight: float = 0.6,
+        visual_weight: float = 0.4,
+    ) -> np.ndarray:
+        """Fused similarity of every node to a query (as :func:`fused_similarity`)."""
+        n = len(self.nodes)
+        total = np.zeros(n, dtype=np.float64)
+        weight = np.zeros(n, dtype=np.float64)
+        for q, m, has, w in (
+            (q_text, self.text, self.has_text, text_weight),
+            (q_visual, self.visual, self.has_visual, visual_weight),
+        ):
+            if q is None or not m.shape[1] or m.shape[1] != len(q):
+                continue
+            total += np.where(has, w * (m @ np.asarray(q, dtype=np.float32)), 0.0)
+            weight += np.where(has, w, 0.0)
+        return np.divide(total, weight, out=np.zeros(n), where=weight > 0)
+
+
 def _add(total: Vector | None, v: Vector | None) -> Vector | None:
     if v is None:
         return total
@@ -308,6 +362,20 @@ class Hierarchy:
         self.episodes: dict[int, Episode] = {}
         self.topics: dict[int, Topic] = {}
         self.current: int | None = None
+        self._stacked: dict[str, NodeVectors] = {}
+
+    def node_vectors(self, level: str) -> NodeVectors:
+        """All episodes' (``"episode"``) or topics' (``"topic"``) vectors stacked.
+
+        Kept until the hierarchy next changes, so that searching a level scores
+        every node in one matrix product.
+        """
+        if level not in self._stacked:
+            nodes: list[Episode | Topic] = list(
+                self.episodes.values() if level == "episode" else self.topics.values()
+            )
+            self._stacked[level] = NodeVectors.stack(nodes)
+        return self._stacked[level]
 
     def _fused(
         self,
@@ -340,6 +408,7 @@ class Hierarchy:
 
     def add_event(self, event: Event) -> HierarchyChange:
         """Insert the next event in history order."""
+        self._stacked.clear()
         change = HierarchyChange()
         if not self.joins_current(event):
             if self.current is not None:
@@ -363,11 +432,13 @@ class Hierarchy:
             e.text for e in self.events.many(ep.event_ids)
         )
         change.episodes.add(ep.episode_id)
+        self._stacked.clear()
         return change
 
     def close_current(self) -> int:
         """Close the current episode and attach it to its best topic (or a new one)."""
         assert self.current is not None
+        self._stacked.clear()
         ep = self.episodes[self.current]
         ep.closed = True
         if self.on_episode_closed is not None:
@@ -393,4 +464,5 @@ class Hierarchy:
         ep.topic_id = best.topic_id
         if self.on_topic_grown is not None:
             self.on_topic_grown(best, self)
+        self._stacked.clear()
         return best.topic_id

@@ -198,13 +198,12 @@ class SearchMixin:
                 self._unit_of(ev, s) for ev, (_, s) in zip(found, best, strict=True)
             ]
         h = self.hierarchy
-        nodes: list[Episode | Topic] = list(
-            h.episodes.values() if retrieval_scope == "episode" else h.topics.values()
+        level = h.node_vectors(retrieval_scope)
+        fused = level.scores(
+            q_text, q_visual, self.config.text_weight, self.config.visual_weight
         )
-        ranked = sorted(
-            zip(self._node_scores(nodes, q_text, q_visual), nodes, strict=True),
-            key=lambda x: -x[0],
-        )[:result_budget]
+        top = np.argsort(-fused, kind="stable")[:result_budget]
+        ranked = [(float(fused[i]), level.nodes[i]) for i in top]
         firsts = {
             ev.round_id: ev
             for ev in h.events.many(

@@ -124,6 +124,10 @@ class AdaMMConfig:
     ``turn:assistant``): the evidence forest then works on single turns, as
     GraphMemix does. Off by default: it roughly doubles the text encoded per
     dialogue round. Event search never uses these views."""
+    chunk_views: bool = True
+    """Views longer than the text model's window (256 tokens for MiniLM) are
+    cut at sentence ends into pieces stored as views of their own (``round|2``
+    ...), instead of being truncated; event scores take the best piece."""
     approximate_search_above: int | None = 100_000
     """Past this many vectors in one index, event search switches from exact
     FAISS search to an HNSW graph (recall against exact search in

@@ -219,3 +219,13 @@ def test_restricted_retrieval_and_reopen(tmp_path):
             found.append([(c.memory_id, round(c.score, 5)) for c in pool.candidates])
     assert {c for c, _ in found[0][:2]} == {"S2:2#user", "S2:2#assistant"}
     assert found[0] == found[1]
+
+
+def test_pieces_of_a_long_view_belong_to_the_views_memory():
+    from langgraph_adamm.forest.discovery import _memory_kind
+
+    assert _memory_kind("turn:user|2", False, True) == "user"
+    assert _memory_kind("caption:IMG_1|3", False, False) == "image:IMG_1"
+    assert _memory_kind("round|2", True, False) == "dialogue"
+    assert _memory_kind("round|2", False, False) is None
+    assert _memory_kind("dialogue|2", False, False) == "dialogue"

@@ -459,3 +459,67 @@ def test_episode_and_topic_search_scores_every_node_as_fused_similarity(
             "rounds": [{"user": "Completely new subject: opera tickets."}],
         }]}))  # fmt: skip
         assert len(m.semantic_match("bicycle", "episode", 100)) == before + 1
+
+
+def test_split_to_window_cuts_at_sentence_ends_within_the_window():
+    from langgraph_adamm.retrieval.encoders import split_to_window
+
+    tok = TEXT._model.tokenizer
+
+    def count(s):
+        return len(tok(s, add_special_tokens=False)["input_ids"])
+
+    sentences = [f"On day {i} I watered the {w} plants." for i, w in
+                 enumerate(["tomato", "basil", "pepper", "mint"] * 12)]  # fmt: skip
+    text = " ".join(sentences)
+    pieces = split_to_window(text, count, 60)
+    assert len(pieces) > 1 and " ".join(pieces) == text
+    assert all(count(p) <= 60 for p in pieces)
+    assert all(p.endswith(".") for p in pieces)  # never mid-sentence
+    # one sentence longer than the window is cut between words
+    long = " ".join(f"word{i}" for i in range(200))
+    cut = split_to_window(long, count, 50)
+    assert " ".join(cut) == long and all(count(p) <= 50 for p in cut)
+    assert split_to_window("short text", count, 50) == ["short text"]
+
+
+def test_long_views_are_stored_in_pieces_and_their_tail_is_found():
+    filler = " ".join(
+        f"Item {i}: I compared prices for the kitchen renovation and wrote notes."
+        for i in range(60)
+    )  # well past MiniLM's 256 tokens
+    tail = "Finally, the plumber's name is Oskar Lindqvist and he starts Monday."
+    rounds = [
+        {"user": filler + " " + tail},
+        {"user": "Where can I buy fresh sourdough bread nearby?"},
+        {"user": "Which plumber did the neighbours recommend?"},
+    ]
+    doc = {
+        "user_id": "u",
+        "sessions": [{"session_id": "S1", "date": "2026-03-01", "rounds": rounds}],
+    }
+    scores = {}
+    for chunked in (True, False):
+        with open_memory(config=AdaMMConfig(chunk_views=chunked)) as m:
+            m.ingest(history_from_dict(doc))
+            views = [
+                v
+                for (v,) in m.db.fetchall(
+                    "SELECT view FROM adamm_event_views WHERE round_id = 'S1:1' "
+                    "ORDER BY view"
+                )
+            ]
+            units = m.semantic_match(
+                "plumber Oskar Lindqvist starts Monday", "event", 3
+            )
+            scores[chunked] = {u.unit_id: u.score for u in units}
+            if chunked:
+                assert views[0] == "round" and len(views) >= 3
+                assert set(views[1:]) == {
+                    f"round|{k}" for k in range(2, len(views) + 1)
+                }
+                assert units[0].unit_id == "S1:1"
+                assert units[0].content.endswith(tail)  # the event keeps its whole text
+            else:
+                assert views == ["round"]
+    assert scores[True]["S1:1"] > scores[False]["S1:1"] + 0.1

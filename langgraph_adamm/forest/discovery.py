@@ -30,6 +30,7 @@ import numpy as np
 
 from langgraph_adamm.config import ForestConfig
 from langgraph_adamm.forest.candidates import CandidatePool, ForestCandidate
+from langgraph_adamm.retrieval.encoders import base_view
 from langgraph_adamm.retrieval.hierarchy import fuse
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.store import TURN_VIEW_PREFIX
@@ -47,6 +48,7 @@ def _vec(v: Any) -> np.ndarray:
 
 def _memory_kind(view: str, only_text_view: bool, has_turns: bool) -> str | None:
     """The memory a stored view belongs to, or None for a whole-round view."""
+    view = base_view(view)  # a piece of a long view belongs where the view does
     if view.startswith(TURN_VIEW_PREFIX):
         return view[len(TURN_VIEW_PREFIX) :]
     if view == "round":
@@ -153,7 +155,9 @@ class MemoryCatalogue:
         for rid in sorted(by_round, key=lambda r: info[r][1]):
             sid, order, place = info[rid]
             views = by_round[rid]
-            text_views = [v for v, m, _ in views if m == "text"]
+            text_views = list(
+                dict.fromkeys(base_view(v) for v, m, _ in views if m == "text")
+            )
             has_turns = any(v.startswith(TURN_VIEW_PREFIX) for v in text_views)
             grouped: dict[str, list[tuple[str, Any]]] = {}
             for view, modality, vec in views:

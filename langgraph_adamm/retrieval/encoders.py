@@ -9,9 +9,10 @@ Every encoder returns L2-normalized float32 rows, so a dot product is a cosine.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -46,6 +47,66 @@ def vision_available() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("open_clip") is not None
+
+
+CHUNK_SEPARATOR = "|"
+"""A view longer than the text model's window is stored as several views:
+``round``, ``round|2``, ``round|3``..."""
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+|\n+")
+
+
+def chunk_view(view: str, k: int) -> str:
+    """The name of a view's ``k``-th piece (0: the view's own name)."""
+    return view if k == 0 else f"{view}{CHUNK_SEPARATOR}{k + 1}"
+
+
+def base_view(view: str) -> str:
+    """The view a stored piece belongs to (``round|2`` → ``round``)."""
+    head, sep, tail = view.rpartition(CHUNK_SEPARATOR)
+    return head if sep and tail.isdigit() else view
+
+
+def split_to_window(text: str, count: Callable[[str], int], limit: int) -> list[str]:
+    """Pieces of ``text`` of at most ``limit`` tokens, cut where sentences end.
+
+    Lines and sentences are packed greedily into pieces; a sentence longer than
+    the window is cut between words (a single word longer than it is left
+    whole, for the model to truncate). Token counts of the parts are summed,
+    which is what the tokenizer gives for text cut at whitespace.
+    """
+    if len(text) <= limit or count(text) <= limit:  # a token covers >= 1 char
+        return [text]
+    units: list[tuple[str, int]] = []
+    for sentence in (s.strip() for s in _SENTENCE_BREAK.split(text)):
+        if not sentence:
+            continue
+        n = count(sentence)
+        if n <= limit:
+            units.append((sentence, n))
+            continue
+        piece: list[str] = []
+        size = 0
+        for word in sentence.split():
+            w = count(word)
+            if piece and size + w > limit:
+                units.append((" ".join(piece), size))
+                piece, size = [], 0
+            piece.append(word)
+            size += w
+        if piece:
+            units.append((" ".join(piece), size))
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for unit, n in units:
+        if current and size + n > limit:
+            chunks.append(" ".join(current))
+            current, size = [], 0
+        current.append(unit)
+        size += n
+    if current:
+        chunks.append(" ".join(current))
+    return chunks
 
 
 def normalize_rows(matrix: np.ndarray) -> np.ndarray:
@@ -158,6 +219,22 @@ class SentenceTransformerEncoder:
         getter = getter or self._model.get_sentence_embedding_dimension
         dim = getter()
         self.dim = int(dim) if dim else int(self.encode(["x"]).shape[1])
+
+    def chunks(self, text: str) -> list[str]:
+        """The text in pieces that fit the model's window, cut at sentence ends.
+
+        Text beyond the window would otherwise be truncated: each piece is
+        embedded and stored as a view of its own.
+        """
+        window = int(getattr(self._model, "max_seq_length", 0) or 0)
+        tokenizer = getattr(self._model, "tokenizer", None)
+        if window <= 2 or tokenizer is None:
+            return [text]
+
+        def count(piece: str) -> int:
+            return len(tokenizer(piece, add_special_tokens=False)["input_ids"])
+
+        return split_to_window(text, count, window - 2)  # [CLS] ... [SEP]
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length embeddings of the texts."""

@@ -29,6 +29,7 @@ from langgraph_adamm.retrieval.describe import HierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
     TextEncoder,
     VisualEncoder,
+    chunk_view,
     load_image,
     normalize_rows,
 )
@@ -473,28 +474,34 @@ class RetrievalMemory(SearchMixin):
     def _index_batch(
         self, batch: Sequence[tuple[int, Round]], outcome: IndexOutcome
     ) -> None:
-        # Views: the whole round, its dialogue, each caption and OCR text.
+        # Views: the whole round, its dialogue, each caption and OCR text; a
+        # view longer than the model's window in pieces (``round|2``...).
         texts: list[str] = []
         owners: list[tuple[int, str]] = []
+        chunker = getattr(self.text_encoder, "chunks", None)
+        if not self.config.chunk_views:
+            chunker = None
+
+        def add(j: int, view: str, text: str) -> None:
+            for k, piece in enumerate(chunker(text) if chunker else [text]):
+                texts.append(piece)
+                owners.append((j, chunk_view(view, k)))
+
         full_texts = [round_text(rnd) for _, rnd in batch]
         for j, (_, rnd) in enumerate(batch):
             full = full_texts[j]
             if full:  # an image-only round has no text vector, not a made-up one
-                texts.append(full)
-                owners.append((j, "round"))
+                add(j, "round", full)
             dialogue = "\n".join(x for x in (rnd.user, rnd.assistant) if x)
             if rnd.images and dialogue:
-                texts.append(dialogue)
-                owners.append((j, "dialogue"))
+                add(j, "dialogue", dialogue)
             for img in rnd.images:
                 for kind, text in (("caption", img.caption), ("ocr", img.ocr)):
                     if text:
-                        texts.append(text)
-                        owners.append((j, f"{kind}:{img.image_id}"))
+                        add(j, f"{kind}:{img.image_id}", text)
             if self.config.turn_views and rnd.user and rnd.assistant:
                 for kind, text in (("user", rnd.user), ("assistant", rnd.assistant)):
-                    texts.append(text)
-                    owners.append((j, f"{TURN_VIEW_PREFIX}{kind}"))
+                    add(j, f"{TURN_VIEW_PREFIX}{kind}", text)
         problems_before = len(outcome.image_problems)
         # one forward pass per distinct text (a caption shown twice, a turn that
         # is also the whole round when views coincide)

@@ -232,7 +232,8 @@ class SentenceTransformerEncoder:
             return [text]
 
         def count(piece: str) -> int:
-            return len(tokenizer(piece, add_special_tokens=False)["input_ids"])
+            ids = tokenizer(piece, add_special_tokens=False, verbose=False)
+            return len(ids["input_ids"])  # verbose=False: no over-length warning
 
         return split_to_window(text, count, window - 2)  # [CLS] ... [SEP]
 

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import math
 import sys
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -191,6 +192,58 @@ def _tables(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=1, default=str))
     return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    from langgraph_adamm.memory import Memory
+
+    if not Path(args.db).exists():
+        raise AdaMMError(f"no memory database at {args.db}")
+    if args.user_id not in _users(args.db):
+        raise AdaMMError(f"no rounds of user {args.user_id!r} in {args.db}")
+    before = None
+    if args.before:
+        try:
+            before = datetime.fromisoformat(args.before)
+        except ValueError as exc:
+            raise AdaMMError(
+                f"--before {args.before!r} is not a date (use YYYY-MM-DD or an "
+                "ISO date and time)"
+            ) from exc
+    with Memory(
+        args.db,
+        user_id=args.user_id,
+        text_encoder=args.text_model,
+        visual_encoder=None,  # deleting needs no image model
+        wait=args.wait,
+    ) as memory:
+        report = memory.forget(
+            args.round or None,
+            session_id=args.session,
+            before=before,
+            everything=args.everything,
+            dry_run=not args.yes,
+        )
+        if args.json:
+            print(json.dumps(dataclasses.asdict(report), default=str))
+        else:
+            print(report)
+            if report.dry_run and report.round_ids:
+                print("nothing was changed; run again with --yes to forget them")
+    if args.yes and report.round_ids:
+        _checkpoint(args.db)
+    return 0
+
+
+def _checkpoint(db_path: str) -> None:
+    """Write the deletions into the file, so that freed space can be reused."""
+    from langgraph_adamm.storage.database import MemoryDatabase
+
+    db = MemoryDatabase(db_path)
+    try:
+        db.execute("CHECKPOINT")
+    finally:
+        db.close()
 
 
 def matches_gold(result: dict[str, Any], gold: dict[str, Any]) -> bool:
@@ -487,6 +540,40 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print {user: [table, ...]} as JSON"
     )
     tab.set_defaults(func=_tables)
+
+    fg = sub.add_parser(
+        "forget",
+        help="forget rounds, a session, rounds before a date, or a whole user "
+        "(a dry run unless --yes)",
+    )
+    fg.add_argument("--db", required=True, help="memory database file (DuckDB)")
+    fg.add_argument("--user-id", required=True, help="the namespace to forget in")
+    which = fg.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--round", action="append", metavar="ROUND_ID", help="a round id (repeatable)"
+    )
+    which.add_argument(
+        "--session", metavar="SESSION_ID", help="every round of a session"
+    )
+    which.add_argument(
+        "--before", metavar="DATE", help="every round dated before this (ISO date)"
+    )
+    which.add_argument(
+        "--everything", action="store_true", help="every round of the user"
+    )
+    fg.add_argument(
+        "--yes",
+        action="store_true",
+        help="really forget (default: print what would go and change nothing)",
+    )
+    fg.add_argument(
+        "--text-model",
+        help="the text model the memory was built with (default: packaged MiniLM)",
+    )
+    fg.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                    help="wait this long for another writing process")  # fmt: skip
+    fg.add_argument("--json", action="store_true", help="print the report as JSON")
+    fg.set_defaults(func=_forget)
 
     ev = sub.add_parser("eval", help="retrieval evaluation on a benchmark")
     ev.add_argument("benchmark", choices=["mem-gallery"], help="benchmark format")

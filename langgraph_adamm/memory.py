@@ -17,6 +17,7 @@ from langgraph_adamm.analytic.describe import LLMDescriber, OfflineDescriber
 from langgraph_adamm.analytic.extraction.base import Extractor, Observation
 from langgraph_adamm.analytic.extraction.llm import LLMExtractor
 from langgraph_adamm.analytic.extraction.rules import RuleExtractor
+from langgraph_adamm.analytic.forget import AnalyticCorrection, AnalyticForget
 from langgraph_adamm.analytic.store import AnalyticMemory, BatchOutcome
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.chat import resolve_chat_model
@@ -43,7 +44,12 @@ from langgraph_adamm.retrieval.encoders import (
     vision_available,
     warn_once,
 )
-from langgraph_adamm.retrieval.store import MemoryUnit, RetrievalMemory, Scope
+from langgraph_adamm.retrieval.store import (
+    MemoryUnit,
+    RetrievalForget,
+    RetrievalMemory,
+    Scope,
+)
 from langgraph_adamm.storage.database import MemoryDatabase
 
 ProgressCallback = Callable[[int, int], None]
@@ -128,6 +134,42 @@ class IngestReport:
         return "\n".join(lines)
 
 
+@dataclass
+class ForgetReport:
+    """What :meth:`Memory.forget` removed (or, in a dry run, would remove)."""
+
+    round_ids: list[str]
+    dry_run: bool = False
+    analytic: AnalyticForget | None = None
+    """The analytic side: observations, counts, tables dropped or rebuilt."""
+    retrieval: RetrievalForget | None = None
+
+    def __str__(self) -> str:
+        verb = "would forget" if self.dry_run else "forgot"
+        lines = [f"{verb} {len(self.round_ids)} round(s)"]
+        a = self.analytic
+        if a is not None:
+            lines.append(
+                f"analytic: {a.observations} observation(s), {a.patterns_changed} "
+                f"pattern count(s) changed, tables rebuilt: "
+                f"{', '.join(a.rebuilt) or 'none'}"
+            )
+            lines += [f"table {name} dropped: {why}" for name, why in a.dropped]
+            lines += [
+                f"table {name} back to {', '.join(after)}: {why}"
+                for name, _, after, why in a.shrunk
+            ]
+        if self.retrieval is not None:
+            r = self.retrieval
+            lines.append(
+                f"retrieval: {r.events} event(s), {r.views} view(s); episodes "
+                f"changed {len(r.episodes_changed)}, removed "
+                f"{len(r.episodes_removed)}; topics changed {len(r.topics_changed)}, "
+                f"removed {len(r.topics_removed)}"
+            )
+        return "\n".join(lines)
+
+
 def _counter(
     progress: ProgressCallback | None, total: int
 ) -> Callable[[], None] | None:
@@ -209,7 +251,7 @@ class Memory:
         self._views_lock = threading.Lock()
         self._root: Memory = self
         """The Memory that opened the database; its views are all users' views."""
-        self._cards: tuple[tuple[int, int, int], Any] | None = None
+        self._cards: tuple[tuple[int, int, int, int], Any] | None = None
         self._graphs: dict[tuple[Any, ...], Any] = {}
         self.analytic = AnalyticMemory(
             self.db, user_id, config=self.config, describer=describer
@@ -472,6 +514,148 @@ class Memory:
         finally:
             self.db.ingest_lock.release()
 
+    # -- forgetting -------------------------------------------------------
+    def rounds_to_forget(
+        self,
+        round_ids: Sequence[str] | None = None,
+        *,
+        session_id: str | None = None,
+        before: datetime | None = None,
+        everything: bool = False,
+    ) -> list[str]:
+        """The stored round ids one of the selectors names (for this user).
+
+        Exactly one selector: ``round_ids``, ``session_id``, ``before`` (rounds
+        dated earlier; undated rounds are not selected) or ``everything``.
+        Unknown round ids are left out.
+        """
+        chosen = [
+            name
+            for name, value in (
+                ("round_ids", round_ids is not None),
+                ("session_id", session_id is not None),
+                ("before", before is not None),
+                ("everything", everything),
+            )
+            if value
+        ]
+        if len(chosen) != 1:
+            raise AdaMMError(
+                "forget takes exactly one of round_ids, session_id, before and "
+                f"everything=True (got {', '.join(chosen) or 'none'})"
+            )
+        sql = "SELECT round_id FROM adamm_rounds WHERE user_id = ?"
+        params: list[Any] = [self.user_id]
+        if round_ids is not None:
+            if isinstance(round_ids, str):
+                raise AdaMMError(
+                    "round_ids must be a list of round ids, not one string"
+                )
+            sql += " AND round_id IN (SELECT unnest(?::VARCHAR[]))"
+            params.append([str(r) for r in round_ids])
+        elif session_id is not None:
+            sql += " AND session_id = ?"
+            params.append(session_id)
+        elif before is not None:
+            if not isinstance(before, datetime):
+                raise AdaMMError("before must be a datetime")
+            sql += " AND time < ?"
+            params.append(before)
+        return [r for (r,) in self.db.fetchall(sql + ' ORDER BY "order"', params)]
+
+    def forget(
+        self,
+        round_ids: Sequence[str] | None = None,
+        *,
+        session_id: str | None = None,
+        before: datetime | None = None,
+        everything: bool = False,
+        dry_run: bool = False,
+    ) -> ForgetReport:
+        """Forget rounds as if they had never been ingested, and say what changed.
+
+        Exactly one selector (see :meth:`rounds_to_forget`). The rounds, their
+        images' records, observations, views, events and vectors go; pattern
+        counts, schemas, tables, episodes, topics and the vector indexes are
+        brought to match what remains, in one transaction (all or nothing).
+        With ``dry_run`` nothing changes and the report lists what would go.
+        """
+        with self.db.ingest_lock:
+            ids = self.rounds_to_forget(
+                round_ids, session_id=session_id, before=before, everything=everything
+            )
+            report = ForgetReport(round_ids=ids, dry_run=dry_run)
+            if dry_run or not ids:
+                return report
+            has_events = self.db.fetchall(
+                "SELECT count(*) FROM adamm_events WHERE user_id = ? AND round_id IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, ids],
+            )[0][0]
+            retrieval = self.retrieval
+            if has_events and retrieval is None:
+                raise AdaMMError(
+                    "these rounds are in the retrieval memory, which this Memory "
+                    "was opened without; open it with retrieval on to forget them"
+                )
+            try:
+                with self.db.transaction():
+                    report.analytic = self.analytic.forget_rounds(ids)
+                    if retrieval is not None:
+                        report.retrieval = retrieval.forget_rounds(ids)
+                    for table in ("adamm_images", "adamm_rounds"):
+                        self.db.execute(
+                            f"DELETE FROM {table} WHERE user_id = ? AND round_id IN "
+                            "(SELECT unnest(?::VARCHAR[]))",
+                            [self.user_id, ids],
+                        )
+            except BaseException:
+                self.analytic.reload()
+                if retrieval is not None:
+                    retrieval.reload()
+                raise
+            return report
+
+    def correct(
+        self,
+        round_id: str,
+        attribute: str,
+        value: Any,
+        *,
+        record: int | None = None,
+        by: str | None = None,
+    ) -> AnalyticCorrection:
+        """Replace one stored value that extraction got wrong.
+
+        ``value`` is read as extraction reads values ("7.5 h", "$12.40", a
+        number, a date). The observation keeps when and by whom it was corrected
+        and its original text; the tables holding it are rebuilt. ``record``
+        picks the record when the round holds several with that attribute.
+        """
+        with self.db.ingest_lock:
+            return self.analytic.correct(
+                round_id, attribute, value, record=record, by=by
+            )
+
+    async def aforget(
+        self,
+        round_ids: Sequence[str] | None = None,
+        *,
+        session_id: str | None = None,
+        before: datetime | None = None,
+        everything: bool = False,
+        dry_run: bool = False,
+    ) -> ForgetReport:
+        """Async :meth:`forget` (runs in a worker thread)."""
+        return await asyncio.to_thread(
+            self.forget,
+            round_ids,
+            session_id=session_id,
+            before=before,
+            everything=everything,
+            dry_run=dry_run,
+        )
+
     # -- retrieval access -------------------------------------------------
     def _require_retrieval(self) -> RetrievalMemory:
         if self.retrieval is None:
@@ -650,13 +834,15 @@ class Memory:
 
     # -- planning and answering ---------------------------------------------------
     @property
-    def version(self) -> tuple[int, int, int]:
+    def version(self) -> tuple[int, int, int, int]:
         """Changes whenever tables or the hierarchy change (keys derived caches)."""
-        h = self.retrieval.hierarchy if self.retrieval is not None else None
+        r = self.retrieval
+        h = r.hierarchy if r is not None else None
         return (
             self.analytic.generation,
             len(h.events) if h else 0,
             len(h.episodes) if h else 0,
+            r.forgotten if r is not None else 0,
         )
 
     def planning_cards(self) -> tuple[list[TableCard], list[EpisodeCard]]:

@@ -137,6 +137,48 @@ def membership(
     return out
 
 
+OBSERVATION_FIELDS = (
+    "o.attribute, o.raw_attribute, o.value_text, o.value_kind, o.number, o.unit, "
+    "o.boolean, o.ts, o.source, o.image_id, o.low, o.high, o.note, o.scale, o.alt"
+)
+"""The stored fields of an observation (table alias ``o``), in the order
+:func:`observation_from_row` reads them."""
+
+
+def observation_from_row(
+    round_id: str, record: int, fields: Sequence[Any]
+) -> Observation:
+    """An observation read back from ``adamm_observations`` (see OBSERVATION_FIELDS).
+
+    The span is not read back: nothing built from stored observations uses it.
+    """
+    (
+        attr,
+        raw,
+        text,
+        kind,
+        num,
+        unit,
+        boolean,
+        ts,
+        src,
+        img,
+        low,
+        high,
+        note,
+        scale,
+        alt,
+    ) = fields
+    return Observation(
+        attr,
+        raw or attr,
+        ParsedValue(
+            kind, text or "", num, unit, boolean, ts, low, high, note, scale, alt
+        ),
+        Provenance(round_id, src, img, None, record),
+    )
+
+
 class MaterializerMixin:
     """Table building; the state it reads is kept by ``AnalyticMemory``."""
 
@@ -158,9 +200,7 @@ class MaterializerMixin:
         """Every processed record carrying any of the attributes, with its values."""
         rows = self.db.fetchall(
             'SELECT o.round_id, coalesce(o.record, 0), r."order", r.time, '
-            "o.attribute, o.raw_attribute, o.value_text, o.value_kind, o.number, "
-            "o.unit, o.boolean, o.ts, o.source, o.image_id, o.low, o.high, o.note, "
-            "o.scale, o.alt FROM adamm_observations o JOIN adamm_rounds r "
+            f"{OBSERVATION_FIELDS} FROM adamm_observations o JOIN adamm_rounds r "
             "USING (user_id, round_id) WHERE o.user_id = ? AND o.attribute IN "
             "(SELECT unnest(?::VARCHAR[])) "
             'ORDER BY r."order", 2',
@@ -169,45 +209,8 @@ class MaterializerMixin:
         grouped: dict[
             tuple[str, int], tuple[int, datetime | None, list[Observation]]
         ] = {}
-        for (
-            rid,
-            record,
-            order,
-            time,
-            attr,
-            raw,
-            text,
-            kind,
-            num,
-            unit,
-            boolean,
-            ts,
-            src,
-            img,
-            low,
-            high,
-            note,
-            scale,
-            alt,
-        ) in rows:
-            obs = Observation(
-                attr,
-                raw or attr,
-                ParsedValue(
-                    kind,
-                    text or "",
-                    num,
-                    unit,
-                    boolean,
-                    ts,
-                    low,
-                    high,
-                    note,
-                    scale,
-                    alt,
-                ),
-                Provenance(rid, src, img, None, int(record)),
-            )
+        for rid, record, order, time, *fields in rows:
+            obs = observation_from_row(rid, int(record), fields)
             grouped.setdefault((rid, int(record)), (order, time, []))[2].append(obs)
         return [
             (rid, record, order, time, best_observations(obs))

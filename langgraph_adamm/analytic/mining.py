@@ -69,6 +69,42 @@ class PatternCounts:
         self.types[attrs] += count
         return attrs
 
+    def remove(self, attributes: Iterable[str], count: int = 1) -> Pattern:
+        """Uncount ``count`` rounds with this attribute set (the inverse of add).
+
+        Entries that fall to zero are deleted, so the counts equal those of a
+        history that never had the rounds.
+
+        Raises:
+            ValueError: when fewer than ``count`` rounds with this set are counted.
+        """
+        attrs = frozenset(attributes)
+        have = self.types.get(attrs, 0)
+        if count < 1 or have < count:
+            raise ValueError(
+                f"cannot uncount {count} round(s) with attributes {sorted(attrs)}: "
+                f"{have} counted"
+            )
+        self.rounds -= count
+        if have == count:
+            del self.types[attrs]
+            for a in attrs:
+                index = self._index[a]
+                index.discard(attrs)
+                if not index:
+                    del self._index[a]
+        else:
+            self.types[attrs] = have - count
+        for a in attrs:
+            self.items[a] -= count
+            if self.items[a] <= 0:
+                del self.items[a]
+        for pair in combinations(sorted(attrs), 2):
+            self.pairs[pair] -= count
+            if self.pairs[pair] <= 0:
+                del self.pairs[pair]
+        return attrs
+
     def support(self, pattern: Iterable[str]) -> int:
         """Number of counted rounds whose attribute set contains the pattern."""
         pat = frozenset(pattern)

@@ -17,9 +17,15 @@ from typing import Any
 
 from langgraph_adamm.analytic.describe import OfflineDescriber, TableDescriber
 from langgraph_adamm.analytic.extraction.base import Extracted, Observation
+from langgraph_adamm.analytic.forget import (
+    AnalyticCorrection as AnalyticCorrection,
+)
+from langgraph_adamm.analytic.forget import (
+    AnalyticForget as AnalyticForget,
+)
+from langgraph_adamm.analytic.forget import ForgetMixin
 from langgraph_adamm.analytic.materialize import (
     KEY_SEP,
-    MaterializerMixin,
     Row,
     membership,
 )
@@ -103,7 +109,7 @@ class BatchOutcome:
     """Observations an extractor dropped as not stated by their source."""
 
 
-class AnalyticMemory(MaterializerMixin):
+class AnalyticMemory(ForgetMixin):
     """One user's analytic memory inside a :class:`MemoryDatabase`.
 
     Args:
@@ -558,11 +564,22 @@ class AnalyticMemory(MaterializerMixin):
         insert_columns(self.db, "adamm_observations", _OBS_COLUMNS, _OBS_TYPES, cols)
 
     def _save_counts(self, touched: set[Pattern]) -> None:
-        if not touched:
-            return
-        keys = [KEY_SEP.join(sorted(t)) for t in touched]
-        self.db.execute(
-            "INSERT OR REPLACE INTO adamm_pattern_types (user_id, attributes, count) "
-            "SELECT ?, unnest(?::VARCHAR[]), unnest(?::BIGINT[])",
-            [self.user_id, keys, [self.counts.types[t] for t in touched]],
-        )
+        """Persist the counts of these patterns; one no longer counted is deleted."""
+        live = [t for t in touched if t in self.counts.types]
+        gone = [KEY_SEP.join(sorted(t)) for t in touched if t not in self.counts.types]
+        if live:
+            self.db.execute(
+                "INSERT OR REPLACE INTO adamm_pattern_types (user_id, attributes, "
+                "count) SELECT ?, unnest(?::VARCHAR[]), unnest(?::BIGINT[])",
+                [
+                    self.user_id,
+                    [KEY_SEP.join(sorted(t)) for t in live],
+                    [self.counts.types[t] for t in live],
+                ],
+            )
+        if gone:
+            self.db.execute(
+                "DELETE FROM adamm_pattern_types WHERE user_id = ? AND attributes IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, gone],
+            )

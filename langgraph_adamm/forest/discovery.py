@@ -101,13 +101,15 @@ class _Memory:
 class MemoryCatalogue:
     """Every memory of one user's retrieval memory, with its view vectors.
 
-    Built from the stored views (no encoding). Events are only ever appended,
-    so :meth:`extend` reads just the rounds indexed since the last call.
+    Built from the stored views (no encoding). Events are appended, so
+    :meth:`extend` reads just the rounds indexed since the last call; after
+    rounds are forgotten the owner builds a new catalogue (``forgotten``).
     """
 
     def __init__(self, retrieval: RetrievalMemory) -> None:
         self.retrieval = retrieval
         self.event_count = 0
+        self.forgotten = retrieval.forgotten  # the memory's forget count when built
         self._last_order: int | None = None
         self.memories: list[_Memory] = []
         self.place: list[str | None] = []

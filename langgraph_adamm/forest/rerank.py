@@ -301,7 +301,10 @@ class ForestReranker:
     def catalogue(self) -> MemoryCatalogue:
         """The memories; extended with the rounds indexed since the last use."""
         with self._lock:
-            if self._catalogue is None:
+            if (
+                self._catalogue is None
+                or self._catalogue.forgotten != self.retrieval.forgotten
+            ):  # new, or rounds were forgotten since: built again
                 self._catalogue = MemoryCatalogue(self.retrieval)
             elif self._catalogue.event_count != self.retrieval.event_count:
                 self._catalogue.extend()

@@ -157,6 +157,27 @@ class EventTable(Mapping[str, Event]):
         self._episodes.append(-1 if event.episode_id is None else event.episode_id)
         self._cache[event.round_id] = event
 
+    def remove(self, positions: np.ndarray) -> None:
+        """Drop the events at these positions; later events move up."""
+        drop = np.unique(np.asarray(positions, dtype=np.int64))
+        if not len(drop):
+            return
+        for p in drop.tolist():
+            self._cache.pop(self.ids[p], None)
+        keep = np.ones(len(self.ids), dtype=bool)
+        keep[drop] = False
+        self.ids = [rid for rid, k in zip(self.ids, keep.tolist(), strict=True) if k]
+
+        def kept(values: array) -> array:
+            rows = np.frombuffer(values, dtype=np.int64) if len(values) else None
+            if rows is None:
+                return array("q")
+            return array("q", rows[keep[: len(rows)]].tobytes())
+
+        self._episodes = kept(self._episodes)
+        self._hints = kept(self._hints)
+        self._pos = None
+
     def many(self, round_ids: Iterable[str]) -> list[Event]:
         """Events by round id, reading every missing one in one batch."""
         wanted = list(round_ids)
@@ -305,7 +326,8 @@ class NodeVectors:
         return np.divide(total, weight, out=np.zeros(n), where=weight > 0)
 
 
-def _add(total: Vector | None, v: Vector | None) -> Vector | None:
+def add_vector(total: Vector | None, v: Vector | None) -> Vector | None:
+    """A running sum of vectors (None: nothing yet); never changes ``total``."""
     if v is None:
         return total
     return v.astype(np.float32).copy() if total is None else total + v
@@ -364,6 +386,10 @@ class Hierarchy:
         self.current: int | None = None
         self._stacked: dict[str, NodeVectors] = {}
 
+    def invalidate(self) -> None:
+        """Drop the stacked node vectors after episodes or topics were edited."""
+        self._stacked.clear()
+
     def node_vectors(self, level: str) -> NodeVectors:
         """All episodes' (``"episode"``) or topics' (``"topic"``) vectors stacked.
 
@@ -419,9 +445,9 @@ class Hierarchy:
             self.current = new_id
         ep = self.episodes[self.current]  # type: ignore[index]
         ep.event_ids.append(event.round_id)
-        ep.text_sum = _add(ep.text_sum, event.text_vec)
+        ep.text_sum = add_vector(ep.text_sum, event.text_vec)
         if event.visual_vec is not None:
-            ep.visual_sum = _add(ep.visual_sum, event.visual_vec)
+            ep.visual_sum = add_vector(ep.visual_sum, event.visual_vec)
             ep.visual_count += 1
         if event.time is not None:
             ep.start = ep.start or event.time
@@ -454,9 +480,9 @@ class Hierarchy:
             best = Topic(max(self.topics, default=0) + 1)
             self.topics[best.topic_id] = best
         best.episode_ids.append(ep.episode_id)
-        best.text_sum = _add(best.text_sum, ep.text_vec)
+        best.text_sum = add_vector(best.text_sum, ep.text_vec)
         if ep.visual_vec is not None:
-            best.visual_sum = _add(best.visual_sum, ep.visual_vec)
+            best.visual_sum = add_vector(best.visual_sum, ep.visual_vec)
             best.visual_count += 1
         best.description = extractive_summary(
             self.episodes[e].description for e in best.episode_ids

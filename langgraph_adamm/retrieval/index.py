@@ -96,10 +96,7 @@ class VectorIndex:
         if not len(vectors):
             return
         rows = np.ascontiguousarray(vectors, dtype=np.float32)
-        if self.mapped:  # a mapped file is read-only: own a copy before growing
-            faiss = _faiss()
-            self._index = faiss.deserialize_index(faiss.serialize_index(self._index))
-            self.mapped = False
+        self._own()
         limit = self.approximate_above
         if (
             limit is not None
@@ -117,6 +114,37 @@ class VectorIndex:
             )
             self._index = hnsw
         self._index.add(rows)
+
+    def _own(self) -> None:
+        """A mapped file is read-only: take a copy before changing the index."""
+        if self.mapped:
+            faiss = _faiss()
+            self._index = faiss.deserialize_index(faiss.serialize_index(self._index))
+            self.mapped = False
+
+    def remove(self, rows: np.ndarray) -> None:
+        """Delete rows; the rows after each deleted one move up (order kept).
+
+        An exact CPU index deletes in place. An HNSW graph cannot delete, so it
+        is built again from the rows that stay (its cost: see BENCHMARKS.md);
+        a GPU index is refilled from its remaining rows.
+        """
+        rows = np.unique(np.asarray(rows, dtype=np.int64))
+        if not len(rows):
+            return
+        faiss = _faiss()
+        self._own()
+        if isinstance(self._index, faiss.IndexFlat):
+            self._index.remove_ids(faiss.IDSelectorBatch(rows))
+            return
+        keep = np.setdiff1d(np.arange(len(self), dtype=np.int64), rows)
+        vectors = self._index.reconstruct_n(0, len(self))[keep]
+        if self.approximate:
+            self._index = self._hnsw()
+        else:  # a GPU index: emptied and refilled
+            self._index.reset()
+        if len(keep):
+            self._index.add(np.ascontiguousarray(vectors, dtype=np.float32))
 
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k scores and row ids for one query vector."""

@@ -40,6 +40,8 @@ from langgraph_adamm.retrieval.hierarchy import (
     EventTable,
     Hierarchy,
     Topic,
+    add_vector,
+    extractive_summary,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin
@@ -84,6 +86,18 @@ class IndexOutcome:
     indexed: int = 0
     image_problems: list[tuple[str, str, str]] = field(default_factory=list)
     """(round id, image id, problem) for images that could not be read."""
+
+
+@dataclass
+class RetrievalForget:
+    """What forgetting rounds changed in the retrieval memory."""
+
+    events: int = 0
+    views: int = 0
+    episodes_changed: list[int] = field(default_factory=list)
+    episodes_removed: list[int] = field(default_factory=list)
+    topics_changed: list[int] = field(default_factory=list)
+    topics_removed: list[int] = field(default_factory=list)
 
 
 def _vec(v: Any) -> np.ndarray | None:
@@ -132,6 +146,24 @@ def _members(ids: list[str], episode_of: np.ndarray) -> dict[int, list[str]]:
     }
 
 
+def _rows_of(owner: array, positions: np.ndarray) -> np.ndarray:
+    """The index rows whose owner is one of the (sorted) event positions."""
+    owners = (
+        np.frombuffer(owner, dtype=np.int64) if len(owner) else np.zeros(0, np.int64)
+    )
+    return np.flatnonzero(np.isin(owners, positions))
+
+
+def _shifted(owner: array, removed_rows: np.ndarray, positions: np.ndarray) -> array:
+    """Owners after deleting rows and events: later events move up."""
+    owners = (
+        np.frombuffer(owner, dtype=np.int64) if len(owner) else np.zeros(0, np.int64)
+    )
+    kept = np.delete(owners, removed_rows)
+    kept = kept - np.searchsorted(positions, kept)
+    return array("q", kept.astype(np.int64).tobytes())
+
+
 class RetrievalMemory(SearchMixin):
     """One user's retrieval memory inside a :class:`MemoryDatabase`.
 
@@ -144,6 +176,8 @@ class RetrievalMemory(SearchMixin):
         config: Thresholds, fusion weights and batch size.
     """
 
+    forgotten = 0
+    """How many times rounds were forgotten (caches built on events compare it)."""
     save_fraction = 0.05
     """Indexes are written once the rounds indexed since the last write are this
     fraction of the memory (and on close)."""
@@ -191,6 +225,11 @@ class RetrievalMemory(SearchMixin):
     # -- state --------------------------------------------------------------
     def reload(self) -> None:
         """Rebuild the hierarchy and the vector indexes from the database."""
+        self.hierarchy = self._read_hierarchy()
+        self._load_indexes()
+
+    def _read_hierarchy(self) -> Hierarchy:
+        """Events (by position), episodes, topics and the current episode."""
         h = Hierarchy(
             self.config,
             on_episode_closed=self._describe_episode if self.describer else None,
@@ -247,7 +286,11 @@ class RetrievalMemory(SearchMixin):
             [self.user_id],
         )
         h.current = meta[0][0] if meta else None
-        self.hierarchy = h
+        return h
+
+    def _load_indexes(self) -> None:
+        """The vector indexes: the persisted files when they match, else rebuilt."""
+        h = self.hierarchy
         self._text_owner = array("q")
         self._visual_owner = array("q")
         self._unsaved = 0
@@ -569,6 +612,153 @@ class RetrievalMemory(SearchMixin):
                 [self.user_id, [r.round_id for _, r in batch]],
             )
         self._add_views(text_new, visual_new)
+
+    # -- forgetting ---------------------------------------------------------
+    def forget_rounds(self, round_ids: Sequence[str]) -> RetrievalForget:
+        """Remove the rounds' events, views and vectors; re-pool what held them.
+
+        Each episode that loses events is pooled again from the events it
+        keeps (sums, times, description; a closed episode is described again
+        by the model when there is one), or removed when none is left; each
+        topic that loses or changes episodes likewise. The vector rows of the
+        rounds are deleted from the indexes (an exact index in place, an HNSW
+        graph by building it again). Joins a caller's transaction; on failure
+        the in-memory state is read again from the database.
+        """
+        with self.db.index_lock:
+            try:
+                with self.db.transaction():
+                    report, gone = self._forget(list(dict.fromkeys(round_ids)))
+                    if gone.size:
+                        t_rows = _rows_of(self._text_owner, gone)
+                        v_rows = _rows_of(self._visual_owner, gone)
+                        self._text_index.remove(t_rows)
+                        if self._visual_index is not None:
+                            self._visual_index.remove(v_rows)
+                        self._text_owner = _shifted(self._text_owner, t_rows, gone)
+                        self._visual_owner = _shifted(self._visual_owner, v_rows, gone)
+                        self.hierarchy.events.remove(gone)
+                        self.hierarchy.invalidate()
+                        self.forgotten += 1
+            except BaseException:
+                self.reload()
+                raise
+            if gone.size:
+                self.save_index()
+            return report
+
+    def _forget(self, round_ids: list[str]) -> tuple[RetrievalForget, np.ndarray]:
+        report = RetrievalForget()
+        h = self.hierarchy
+        rows = self.db.fetchall(
+            "SELECT round_id, episode_id FROM adamm_events WHERE user_id = ? AND "
+            "round_id IN (SELECT unnest(?::VARCHAR[]))",
+            [self.user_id, round_ids],
+        )
+        if not rows:
+            return report, np.zeros(0, dtype=np.int64)
+        gone = {rid for rid, _ in rows}
+        positions = np.sort(np.asarray([h.events.position(r) for r in gone]))
+        report.events = len(gone)
+        (report.views,) = self.db.fetchall(
+            "SELECT count(*) FROM adamm_event_views WHERE user_id = ? AND "
+            "round_id IN (SELECT unnest(?::VARCHAR[]))",
+            [self.user_id, sorted(gone)],
+        )[0]
+        for table in ("adamm_event_views", "adamm_events"):
+            self.db.execute(
+                f"DELETE FROM {table} WHERE user_id = ? AND round_id IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, sorted(gone)],
+            )
+        touched_topics: set[int] = set()
+        changed_eps: set[int] = set()
+        for ep_id in sorted({e for _, e in rows if e is not None}):
+            ep = h.episodes.get(ep_id)
+            if ep is None:
+                continue
+            ep.event_ids = [r for r in ep.event_ids if r not in gone]
+            if ep.topic_id is not None:
+                touched_topics.add(ep.topic_id)
+            if not ep.event_ids:
+                del h.episodes[ep_id]
+                report.episodes_removed.append(ep_id)
+                if h.current == ep_id:
+                    h.current = None
+                continue
+            self._repool_episode(ep)
+            changed_eps.add(ep_id)
+            report.episodes_changed.append(ep_id)
+        removed_eps = set(report.episodes_removed)
+        changed_topics: set[int] = set()
+        for tid in sorted(touched_topics):
+            topic = h.topics.get(tid)
+            if topic is None:
+                continue
+            topic.episode_ids = [e for e in topic.episode_ids if e not in removed_eps]
+            if not topic.episode_ids:
+                del h.topics[tid]
+                report.topics_removed.append(tid)
+                continue
+            self._repool_topic(topic)
+            changed_topics.add(tid)
+            report.topics_changed.append(tid)
+        for table, key, ids in (
+            ("adamm_episodes", "episode_id", report.episodes_removed),
+            ("adamm_topics", "topic_id", report.topics_removed),
+        ):
+            if ids:
+                self.db.execute(
+                    f"DELETE FROM {table} WHERE user_id = ? AND {key} IN "
+                    "(SELECT unnest(?::INTEGER[]))",
+                    [self.user_id, ids],
+                )
+        # the changed nodes, the current episode and a new index token
+        self._write([], [], changed_eps, changed_topics)
+        return report, positions
+
+    def _repool_episode(self, ep: Episode) -> None:
+        """An episode's sums, times and description from the events it keeps."""
+        stored = {
+            rid: (time, text, _vec(tvec), _vec(vvec))
+            for rid, time, text, tvec, vvec in self.db.fetchall(
+                "SELECT round_id, time, text, text_vec, visual_vec FROM adamm_events "
+                "WHERE user_id = ? AND round_id IN (SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, ep.event_ids],
+            )
+        }
+        members = [stored[r] for r in ep.event_ids]
+        ep.text_sum = ep.visual_sum = None
+        ep.visual_count = 0
+        ep.start = ep.end = None
+        for time, _, tvec, vvec in members:
+            ep.text_sum = add_vector(ep.text_sum, tvec)
+            if vvec is not None:
+                ep.visual_sum = add_vector(ep.visual_sum, vvec)
+                ep.visual_count += 1
+            if time is not None:
+                ep.start = ep.start or time
+                ep.end = time
+        ep.description = extractive_summary(text or "" for _, text, _, _ in members)
+        if self.describer is not None and ep.closed:
+            self._describe_episode(ep, self.hierarchy)
+
+    def _repool_topic(self, topic: Topic) -> None:
+        """A topic's sums and description from the episodes it keeps."""
+        h = self.hierarchy
+        topic.text_sum = topic.visual_sum = None
+        topic.visual_count = 0
+        for e in topic.episode_ids:
+            ep = h.episodes[e]
+            topic.text_sum = add_vector(topic.text_sum, ep.text_vec)
+            if ep.visual_vec is not None:
+                topic.visual_sum = add_vector(topic.visual_sum, ep.visual_vec)
+                topic.visual_count += 1
+        topic.description = extractive_summary(
+            h.episodes[e].description for e in topic.episode_ids
+        )
+        if self.describer is not None:
+            self._describe_topic(topic, h)
 
     def _describe_episode(self, ep: Episode, h: Hierarchy) -> None:
         """A closed episode, described by the model and embedded from that text."""

@@ -198,6 +198,16 @@ class MemoryDatabase:
                     )
 
     # -- transactions ---------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        """Whether this thread has a transaction open (``transaction()`` joins it).
+
+        Another thread's transaction is waited for first, so True always means
+        the calling thread's own.
+        """
+        with self._lock:
+            return self._in_transaction
+
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """All writes inside commit together or not at all. Nested use joins."""

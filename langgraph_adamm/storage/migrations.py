@@ -182,4 +182,15 @@ MIGRATIONS.append(
         ["ALTER TABLE adamm_retrieval_meta ADD COLUMN index_token VARCHAR"],
     )
 )
+MIGRATIONS.append(
+    (
+        5,
+        "corrections of observed values: when, by whom, and the value first extracted",
+        [
+            "ALTER TABLE adamm_observations ADD COLUMN corrected_at TIMESTAMP",
+            "ALTER TABLE adamm_observations ADD COLUMN corrected_by VARCHAR",
+            "ALTER TABLE adamm_observations ADD COLUMN original_text VARCHAR",
+        ],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]

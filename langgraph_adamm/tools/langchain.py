@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.tools.calls import ARG_MODELS, TOOL_DESCRIPTIONS, run_tool
@@ -78,15 +78,79 @@ def _make_tool(memory: Memory, name: str) -> StructuredTool:
     )
 
 
+class ForgetArgs(BaseModel):
+    """Rounds to forget: by id (as search results name them) or a whole session."""
+
+    round_ids: list[str] | None = Field(
+        default=None,
+        description="Round ids to forget, as memory results give them (round_ids, "
+        "unit_id of an event).",
+        max_length=500,
+    )
+    session_id: str | None = Field(
+        default=None, description="Forget every round of this session instead."
+    )
+
+
+FORGET_DESCRIPTION = (
+    "Forget rounds of the user's memory for good, when the user asks to forget "
+    "something: first find the rounds (SemanticMatch, EventLocate, Lookup), then "
+    "pass their round ids, or one session id. Everything derived from them "
+    "(tables, aggregates, search) is updated. This cannot be undone."
+)
+
+
+def _make_forget_tool(memory: Memory) -> StructuredTool:
+    def run(config: RunnableConfig, **arguments: Any) -> str:
+        user = ((config or {}).get("configurable") or {}).get("user_id") or None
+        if user is not None and user != memory.user_id and not memory.has_user(user):
+            raise ToolException(f"No memory is stored for user {str(user)[:80]!r}.")
+        args = ForgetArgs(**arguments)
+        if (args.round_ids is None) == (args.session_id is None):
+            raise ToolException("Give either round_ids or session_id, not both.")
+        try:
+            report = memory.for_user(user).forget(
+                args.round_ids, session_id=args.session_id
+            )
+        except AdaMMError as exc:
+            raise ToolException(str(exc)[:600]) from None
+        if not report.round_ids:
+            return json.dumps(
+                {"summary": "No stored round matched; nothing forgotten."}
+            )
+        return json.dumps(
+            {"summary": str(report), "forgotten_round_ids": report.round_ids[:200]}
+        )
+
+    async def arun(config: RunnableConfig, **arguments: Any) -> str:
+        return await asyncio.to_thread(run, config, **arguments)
+
+    return StructuredTool.from_function(
+        func=run,
+        coroutine=arun,
+        name="Forget",
+        description=FORGET_DESCRIPTION,
+        args_schema=ForgetArgs,
+        handle_tool_error=True,
+        handle_validation_error=_validation_message,
+    )
+
+
 def create_memory_tools(
-    memory: Memory, *, include: tuple[str, ...] | None = None
+    memory: Memory,
+    *,
+    include: tuple[str, ...] | None = None,
+    allow_forget: bool = False,
 ) -> list[StructuredTool]:
     """Lookup, Filter, Compute, Rank, SemanticMatch and EventLocate over a memory.
 
     Args:
-        memory: The memory the tools read (read-only).
+        memory: The memory the tools read (read-only, unless ``allow_forget``).
         include: Tool keys to keep (default: all six; the retrieval tools only
             when the memory has retrieval).
+        allow_forget: Add a ``Forget`` tool, which deletes the rounds the model
+            names (by round id or session) with everything derived from them.
+            Off by default: switch it on only for agents that may delete.
     """
     names = include or tuple(TOOL_TITLES)
     if include is None and memory.retrieval is None:
@@ -94,4 +158,7 @@ def create_memory_tools(
     unknown = [n for n in names if n not in TOOL_TITLES]
     if unknown:
         raise AdaMMError(f"unknown tools {unknown}; choose from {list(TOOL_TITLES)}")
-    return [_make_tool(memory, n) for n in names]
+    tools = [_make_tool(memory, n) for n in names]
+    if allow_forget:
+        tools.append(_make_forget_tool(memory))
+    return tools

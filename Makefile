@@ -33,6 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_forest_solver.py --trials 1000 --seed 0
 	$(BIN)/python tools/bench_encoders.py --sentences 1000 --repeats 3 --passes 2
 	$(BIN)/python tools/bench_scale.py --events 100000 1000000 --calls 100
+	$(BIN)/python tools/bench_ingest_revisions.py --baseline d8f54dd --passes 3
+	$(BIN)/python tools/bench_forget.py --days 22000
 
 clean:
 	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal adamm_demo.duckdb.index .pytest_cache .mypy_cache .ruff_cache

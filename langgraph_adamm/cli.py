@@ -231,19 +231,27 @@ def _forget(args: argparse.Namespace) -> int:
             if report.dry_run and report.round_ids:
                 print("nothing was changed; run again with --yes to forget them")
     if args.yes and report.round_ids:
-        _checkpoint(args.db)
+        _checkpoint(args.db, args.wait)
     return 0
 
 
-def _checkpoint(db_path: str) -> None:
-    """Write the deletions into the file, so that freed space can be reused."""
+def _checkpoint(db_path: str, wait: float) -> None:
+    """Write the deletions into the file, so that freed space can be reused.
+
+    The forget has committed by then: a failure here is a warning, not an error.
+    """
     from langgraph_adamm.storage.database import MemoryDatabase
 
-    db = MemoryDatabase(db_path)
     try:
-        db.execute("CHECKPOINT")
-    finally:
-        db.close()
+        db = MemoryDatabase(db_path, wait=wait)
+        try:
+            db.execute("CHECKPOINT")
+        finally:
+            db.close()
+    except Exception as exc:  # noqa: BLE001 - the forget itself is done
+        print(
+            f"adamm: warning: forgotten, but CHECKPOINT failed: {exc}", file=sys.stderr
+        )
 
 
 def matches_gold(result: dict[str, Any], gold: dict[str, Any]) -> bool:

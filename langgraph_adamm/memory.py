@@ -578,26 +578,48 @@ class Memory:
         images' records, observations, views, events and vectors go; pattern
         counts, schemas, tables, episodes, topics and the vector indexes are
         brought to match what remains, in one transaction (all or nothing).
-        With ``dry_run`` nothing changes and the report lists what would go.
+        With ``dry_run`` nothing changes and the report lists the rounds that
+        would go.
         """
         with self.db.ingest_lock:
-            ids = self.rounds_to_forget(
-                round_ids, session_id=session_id, before=before, everything=everything
+            return self._forget_locked(
+                round_ids,
+                session_id=session_id,
+                before=before,
+                everything=everything,
+                dry_run=dry_run,
             )
-            report = ForgetReport(round_ids=ids, dry_run=dry_run)
-            if dry_run or not ids:
-                return report
-            has_events = self.db.fetchall(
-                "SELECT count(*) FROM adamm_events WHERE user_id = ? AND round_id IN "
-                "(SELECT unnest(?::VARCHAR[]))",
-                [self.user_id, ids],
-            )[0][0]
-            retrieval = self.retrieval
-            if has_events and retrieval is None:
-                raise AdaMMError(
-                    "these rounds are in the retrieval memory, which this Memory "
-                    "was opened without; open it with retrieval on to forget them"
-                )
+
+    def _forget_locked(
+        self,
+        round_ids: Sequence[str] | None,
+        *,
+        session_id: str | None,
+        before: datetime | None,
+        everything: bool,
+        dry_run: bool,
+    ) -> ForgetReport:
+        ids = self.rounds_to_forget(
+            round_ids, session_id=session_id, before=before, everything=everything
+        )
+        report = ForgetReport(round_ids=ids, dry_run=dry_run)
+        if dry_run or not ids:
+            return report
+        has_events = self.db.fetchall(
+            "SELECT count(*) FROM adamm_events WHERE user_id = ? AND round_id IN "
+            "(SELECT unnest(?::VARCHAR[]))",
+            [self.user_id, ids],
+        )[0][0]
+        # the retrieval memory (and its model) is opened only when it holds
+        # some of the rounds, or is open already
+        retrieval = self.retrieval if has_events or self._retrieval_open else None
+        if has_events and retrieval is None:
+            raise AdaMMError(
+                "these rounds are in the retrieval memory, which this Memory "
+                "was opened without; open it with retrieval on to forget them"
+            )
+        # locks in the order indexing takes them: index, then the database
+        with self.db.index_lock:
             try:
                 with self.db.transaction():
                     report.analytic = self.analytic.forget_rounds(ids)
@@ -614,7 +636,9 @@ class Memory:
                 if retrieval is not None:
                     retrieval.reload()
                 raise
-            return report
+            if retrieval is not None and report.retrieval and report.retrieval.events:
+                retrieval.forget_saved(report.retrieval.events)
+        return report
 
     def correct(
         self,
@@ -646,15 +670,22 @@ class Memory:
         everything: bool = False,
         dry_run: bool = False,
     ) -> ForgetReport:
-        """Async :meth:`forget` (runs in a worker thread)."""
-        return await asyncio.to_thread(
-            self.forget,
-            round_ids,
-            session_id=session_id,
-            before=before,
-            everything=everything,
-            dry_run=dry_run,
-        )
+        """Async :meth:`forget`: waits for the ingest lock without a worker thread."""
+        delay = 0.005
+        while not self.db.ingest_lock.acquire(blocking=False):
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
+        try:
+            return await asyncio.to_thread(
+                self._forget_locked,
+                round_ids,
+                session_id=session_id,
+                before=before,
+                everything=everything,
+                dry_run=dry_run,
+            )
+        finally:
+            self.db.ingest_lock.release()
 
     # -- retrieval access -------------------------------------------------
     def _require_retrieval(self) -> RetrievalMemory:

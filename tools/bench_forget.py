@@ -2,8 +2,9 @@
 
 A synthetic history (``tools/synthetic_history.py``, about 4.5 rounds a day) is
 ingested once with the rule extractor and the retrieval memory on. Text vectors
-come from a hashing encoder (each distinct text gets a fixed pseudo-random unit
-vector), so that building a 100k-round memory does not take an hour of MiniLM:
+come from a hashing encoder (fixed pseudo-random vectors clustered by a text's
+first words, so that episodes and topics form), so that building a 100k-round
+memory does not take an hour of MiniLM:
 forgetting never encodes, and its cost depends on how many rows, views, events,
 episodes and tables it touches, not on what the vectors mean.
 
@@ -38,16 +39,31 @@ from tools.synthetic_history import generate  # noqa: E402
 
 
 class HashEncoder:
-    """A fixed pseudo-random unit vector per distinct text (no model)."""
+    """Fixed pseudo-random unit vectors, clustered by a text's first two words.
+
+    Texts that start alike (one record kind) land near one of their cluster's
+    centre, so that episodes and topics form as they do with real embeddings
+    (independent random vectors would make every event its own episode and
+    topic). No model is involved.
+    """
 
     name = "bench-hash-384"
     dim = 384
 
+    def __init__(self, clusters: int = 40, noise: float = 0.35) -> None:
+        rng = np.random.default_rng(0)
+        self.centres = rng.standard_normal((clusters, self.dim)).astype(np.float32)
+        self.centres /= np.linalg.norm(self.centres, axis=1, keepdims=True)
+        self.noise = noise
+
     def encode(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for i, text in enumerate(texts):
+            head = " ".join(text.lower().split()[:2]).encode()
+            centre = int.from_bytes(hashlib.sha1(head).digest()[:4], "little")
             seed = int.from_bytes(hashlib.sha1(text.encode()).digest()[:8], "little")
-            out[i] = np.random.default_rng(seed).standard_normal(self.dim)
+            noise = np.random.default_rng(seed).standard_normal(self.dim)
+            out[i] = self.centres[centre % len(self.centres)] + self.noise * noise / 20
         return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
@@ -102,10 +118,7 @@ def main() -> None:
                 done = m.forget(**selector)
                 secs = time.perf_counter() - t
                 a, rr = done.analytic, done.retrieval
-                tables = (
-                    f"{len(a.dropped)} / "
-                    f"{len(a.rebuilt)}"
-                )
+                tables = f"{len(a.dropped)} / {len(a.rebuilt)}"
                 eps = (
                     f"{len(rr.episodes_changed)} / {len(rr.episodes_removed)}"
                     if rr

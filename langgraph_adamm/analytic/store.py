@@ -391,7 +391,20 @@ class AnalyticMemory(ForgetMixin):
                 [self.user_id, [rnd.round_id for _, rnd, _ in batch]],
             )
         }
-        batch = [item for item in batch if item[1].round_id not in done]
+        # Rounds forgotten since the batch was read are not applied either.
+        present = {
+            r[0]
+            for r in self.db.fetchall(
+                "SELECT round_id FROM adamm_rounds WHERE user_id = ? AND "
+                "round_id IN (SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, [rnd.round_id for _, rnd, _ in batch]],
+            )
+        }
+        batch = [
+            item
+            for item in batch
+            if item[1].round_id not in done and item[1].round_id in present
+        ]
         for order, rnd, result in batch:
             if isinstance(result, Exception):
                 outcome.failures.append((rnd.round_id, str(result)))

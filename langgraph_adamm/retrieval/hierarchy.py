@@ -12,6 +12,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import islice
 
 import numpy as np
 
@@ -333,11 +334,19 @@ def add_vector(total: Vector | None, v: Vector | None) -> Vector | None:
     return v.astype(np.float32).copy() if total is None else total + v
 
 
+SUMMARY_SCAN = 64
+"""An offline description reads at most this many texts (the first ones), so
+that a node of thousands of children is not read in full at every change."""
+
+
 def extractive_summary(texts: Iterable[str], limit: int = 400) -> str:
-    """An offline description: the first sentence of each text, in order."""
+    """An offline description: the first sentence of each text, in order.
+
+    Reads the first :data:`SUMMARY_SCAN` texts at most.
+    """
     parts: list[str] = []
     size = 0
-    for text in texts:
+    for text in islice(texts, SUMMARY_SCAN):
         first = text.strip().split("\n")[0]
         for stop in (". ", "? ", "! "):
             cut = first.find(stop)
@@ -385,6 +394,15 @@ class Hierarchy:
         self.topics: dict[int, Topic] = {}
         self.current: int | None = None
         self._stacked: dict[str, NodeVectors] = {}
+        self._last_ids: dict[str, int] = {}
+
+    def _next_id(self, kind: str, nodes: Mapping[int, object]) -> int:
+        """A new node id: one past the largest (found once, then counted on)."""
+        last = self._last_ids.get(kind)
+        if last is None:
+            last = max(nodes, default=0)
+        self._last_ids[kind] = last + 1
+        return last + 1
 
     def invalidate(self) -> None:
         """Drop the stacked node vectors after episodes or topics were edited."""
@@ -440,7 +458,7 @@ class Hierarchy:
             if self.current is not None:
                 change.topics.add(self.close_current())
                 change.episodes.add(self.current)
-            new_id = max(self.episodes, default=0) + 1
+            new_id = self._next_id("episode", self.episodes)
             self.episodes[new_id] = Episode(new_id)
             self.current = new_id
         ep = self.episodes[self.current]  # type: ignore[index]
@@ -455,7 +473,7 @@ class Hierarchy:
         event.episode_id = ep.episode_id
         self.events.add(event)
         ep.description = extractive_summary(
-            e.text for e in self.events.many(ep.event_ids)
+            e.text for e in self.events.many(ep.event_ids[:SUMMARY_SCAN])
         )
         change.episodes.add(ep.episode_id)
         self._stacked.clear()
@@ -477,7 +495,7 @@ class Hierarchy:
             if sim > best_sim:
                 best, best_sim = topic, sim
         if best is None:
-            best = Topic(max(self.topics, default=0) + 1)
+            best = Topic(self._next_id("topic", self.topics))
             self.topics[best.topic_id] = best
         best.episode_ids.append(ep.episode_id)
         best.text_sum = add_vector(best.text_sum, ep.text_vec)
@@ -485,7 +503,7 @@ class Hierarchy:
             best.visual_sum = add_vector(best.visual_sum, ep.visual_vec)
             best.visual_count += 1
         best.description = extractive_summary(
-            self.episodes[e].description for e in best.episode_ids
+            self.episodes[e].description for e in best.episode_ids[:SUMMARY_SCAN]
         )
         ep.topic_id = best.topic_id
         if self.on_topic_grown is not None:

@@ -114,6 +114,18 @@ def load(
     return text, visual, text_owner, visual_owner
 
 
+def discard(folder: Path | None) -> None:
+    """Delete persisted index files (after a forget, until they are written again)."""
+    if folder is None or not folder.is_dir():
+        return
+    for name in ("meta.json", "text.faiss", "text.owner.npy", "visual.faiss",
+                 "visual.owner.npy"):  # fmt: skip
+        try:
+            (folder / name).unlink(missing_ok=True)
+        except OSError as exc:
+            logger.warning("could not delete %s: %s", folder / name, exc)
+
+
 def save(
     folder: Path | None,
     expected: dict[str, Any],

@@ -622,10 +622,14 @@ class RetrievalMemory(SearchMixin):
         by the model when there is one), or removed when none is left; each
         topic that loses or changes episodes likewise. The vector rows of the
         rounds are deleted from the indexes (an exact index in place, an HNSW
-        graph by building it again). Joins a caller's transaction; on failure
-        the in-memory state is read again from the database.
+        graph by building it again), and the persisted index files are deleted
+        (written again on close or by the next indexing). Joins a caller's
+        transaction (the caller then calls :meth:`forget_saved` after its
+        commit, and reloads on failure); otherwise, on failure, the in-memory
+        state is read again.
         """
         with self.db.index_lock:
+            outer = self.db.in_transaction  # the caller commits, or rolls back
             try:
                 with self.db.transaction():
                     report, gone = self._forget(list(dict.fromkeys(round_ids)))
@@ -641,11 +645,20 @@ class RetrievalMemory(SearchMixin):
                         self.hierarchy.invalidate()
                         self.forgotten += 1
             except BaseException:
-                self.reload()
+                if not outer:  # inside a caller's transaction the caller reloads
+                    self.reload()
                 raise
-            if gone.size:
-                self.save_index()
+            if gone.size and not outer:
+                self.forget_saved(len(gone))
             return report
+
+    def forget_saved(self, events: int) -> None:
+        """After forgetting: the index files, which hold the forgotten vectors, go.
+
+        The indexes are written again as after indexing (5% rule, and close).
+        """
+        persist.discard(self._index_folder)
+        self._unsaved += events
 
     def _forget(self, round_ids: list[str]) -> tuple[RetrievalForget, np.ndarray]:
         report = RetrievalForget()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.tools.calls import ARG_MODELS, TOOL_DESCRIPTIONS, run_tool
@@ -81,6 +81,8 @@ def _make_tool(memory: Memory, name: str) -> StructuredTool:
 class ForgetArgs(BaseModel):
     """Rounds to forget: by id (as search results name them) or a whole session."""
 
+    model_config = ConfigDict(extra="forbid")
+
     round_ids: list[str] | None = Field(
         default=None,
         description="Round ids to forget, as memory results give them (round_ids, "
@@ -101,19 +103,16 @@ FORGET_DESCRIPTION = (
 
 
 def _make_forget_tool(memory: Memory) -> StructuredTool:
-    def run(config: RunnableConfig, **arguments: Any) -> str:
+    def target(config: RunnableConfig, arguments: dict[str, Any]) -> tuple[Any, Any]:
         user = ((config or {}).get("configurable") or {}).get("user_id") or None
         if user is not None and user != memory.user_id and not memory.has_user(user):
             raise ToolException(f"No memory is stored for user {str(user)[:80]!r}.")
         args = ForgetArgs(**arguments)
         if (args.round_ids is None) == (args.session_id is None):
-            raise ToolException("Give either round_ids or session_id, not both.")
-        try:
-            report = memory.for_user(user).forget(
-                args.round_ids, session_id=args.session_id
-            )
-        except AdaMMError as exc:
-            raise ToolException(str(exc)[:600]) from None
+            raise ToolException("Give exactly one of round_ids and session_id.")
+        return memory.for_user(user), args
+
+    def answer(report: Any) -> str:
         if not report.round_ids:
             return json.dumps(
                 {"summary": "No stored round matched; nothing forgotten."}
@@ -122,8 +121,20 @@ def _make_forget_tool(memory: Memory) -> StructuredTool:
             {"summary": str(report), "forgotten_round_ids": report.round_ids[:200]}
         )
 
+    def run(config: RunnableConfig, **arguments: Any) -> str:
+        mem, args = target(config, arguments)
+        try:
+            return answer(mem.forget(args.round_ids, session_id=args.session_id))
+        except AdaMMError as exc:
+            raise ToolException(str(exc)[:600]) from None
+
     async def arun(config: RunnableConfig, **arguments: Any) -> str:
-        return await asyncio.to_thread(run, config, **arguments)
+        mem, args = target(config, arguments)
+        try:
+            report = await mem.aforget(args.round_ids, session_id=args.session_id)
+        except AdaMMError as exc:
+            raise ToolException(str(exc)[:600]) from None
+        return answer(report)
 
     return StructuredTool.from_function(
         func=run,

@@ -382,24 +382,17 @@ class AnalyticMemory(ForgetMixin):
         records: list[Row] = []
         all_obs: list[Observation] = []
         # Rounds another ingestion processed since this batch was read are
-        # skipped, so that no round is ever applied twice.
-        done = {
-            r[0]
-            for r in self.db.fetchall(
-                "SELECT round_id FROM adamm_rounds WHERE user_id = ? AND status = "
-                "'extracted' AND round_id IN (SELECT unnest(?::VARCHAR[]))",
-                [self.user_id, [rnd.round_id for _, rnd, _ in batch]],
-            )
-        }
-        # Rounds forgotten since the batch was read are not applied either.
-        present = {
-            r[0]
-            for r in self.db.fetchall(
-                "SELECT round_id FROM adamm_rounds WHERE user_id = ? AND "
+        # skipped, so that no round is ever applied twice; so are rounds
+        # forgotten since.
+        status = dict(
+            self.db.fetchall(
+                "SELECT round_id, status FROM adamm_rounds WHERE user_id = ? AND "
                 "round_id IN (SELECT unnest(?::VARCHAR[]))",
                 [self.user_id, [rnd.round_id for _, rnd, _ in batch]],
             )
-        }
+        )
+        done = {rid for rid, st in status.items() if st == "extracted"}
+        present = set(status)
         batch = [
             item
             for item in batch

@@ -215,6 +215,17 @@ def test_reopen_maps_the_index_and_reads_events_on_demand(tmp_path):
         r = m.retrieval
         assert r.index_source == "file" and r._text_index.mapped
         assert not r.hierarchy.events._cache  # nothing read before a search
+        events = r.hierarchy.events
+        assert len(events._hints) == len(events)  # storage rows known for all
+        queries = []
+        real = m.db.fetchall
+        m.db.fetchall = lambda sql, params=None: (
+            queries.append(sql) or real(sql, params)
+        )
+        events.many_at(range(len(events)))
+        m.db.fetchall = real
+        assert len(queries) == 1 and "rowid" in queries[0]  # found where hinted
+        events.clear_loaded()
         assert full_answers(m) == expected
         # storage-row hints that point elsewhere are checked, not trusted
         r.hierarchy.events._cache.clear()

@@ -240,12 +240,15 @@ class RetrievalMemory(SearchMixin):
         # An event's own vectors matter only while it is being added to the
         # hierarchy (episodes keep their sums), so they are not read back.
         cols = self.db.fetchnumpy(
-            "SELECT round_id, coalesce(episode_id, -1) AS episode_id "
+            "SELECT round_id, coalesce(episode_id, -1) AS episode_id, rowid AS at "
             'FROM adamm_events WHERE user_id = ? ORDER BY "order"',
             [self.user_id],
         )
         h.events = EventTable.stored(
-            cols["round_id"].tolist(), cols["episode_id"], self._load_events
+            cols["round_id"].tolist(),
+            cols["episode_id"],
+            self._load_events,
+            hints=cols["at"],
         )
         # Each episode's events, from the events' episode ids (the same lists
         # as the episodes' stored event_ids, without reading a string per event).

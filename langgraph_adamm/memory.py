@@ -480,6 +480,17 @@ class Memory:
             report.tables = len(self.analytic.tables)
             return report
 
+    async def _acquire_ingest_lock(self) -> None:
+        """Take the ingest lock, waiting without holding a worker thread.
+
+        Queued tasks then neither exhaust the executor nor leak the lock when
+        cancelled.
+        """
+        delay = 0.005
+        while not self.db.ingest_lock.acquire(blocking=False):
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
     async def aingest(
         self,
         history: History | str | Path | Sequence[Any],
@@ -495,12 +506,7 @@ class Memory:
         Like :meth:`ingest`, one ingestion runs at a time per database; others
         wait (without blocking the event loop).
         """
-        # Wait without holding a worker thread, so that queued tasks neither
-        # exhaust the executor nor leak the lock when cancelled.
-        delay = 0.005
-        while not self.db.ingest_lock.acquire(blocking=False):
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 0.1)
+        await self._acquire_ingest_lock()
         try:
             report = await asyncio.to_thread(self.store_history, history, strict=strict)
             batches = await asyncio.to_thread(self.pending_batches, retry_failed)
@@ -671,10 +677,7 @@ class Memory:
         dry_run: bool = False,
     ) -> ForgetReport:
         """Async :meth:`forget`: waits for the ingest lock without a worker thread."""
-        delay = 0.005
-        while not self.db.ingest_lock.acquire(blocking=False):
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 0.1)
+        await self._acquire_ingest_lock()
         try:
             return await asyncio.to_thread(
                 self._forget_locked,

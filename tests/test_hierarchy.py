@@ -140,10 +140,10 @@ def test_event_table_reads_stored_events_in_one_batch_on_demand():
     assert not calls and table.episode_at(0) == 1 and table.episode_at(4) is None
     got = table.many(["r3", "r1", "r3"])
     assert [e.round_id for e in got] == ["r3", "r1", "r3"] and calls == [["r3", "r1"]]
-    assert table["r1"].text == "text 1" and table.at(3).order == 3
+    assert table["r1"].text == "text 1" and table.many_at([3])[0].order == 3
     assert len(calls) == 1  # cached
     assert "r4" in table and "r9" not in table and table.position("r2") == 2
     with pytest.raises(KeyError):
         table["r9"]
     table.add(ev(5, unit(1, 0)))
-    assert table.position("r5") == 5 and table.at(5).text == "text 5"
+    assert table.position("r5") == 5 and table.many_at([5])[0].text == "text 5"

@@ -88,6 +88,13 @@ class Event:
     episode_id: int | None = None
 
 
+def int64s(values: array) -> np.ndarray:
+    """An ``array("q")`` as a NumPy view (an empty one as an empty array)."""
+    return (
+        np.frombuffer(values, dtype=np.int64) if len(values) else np.zeros(0, np.int64)
+    )
+
+
 EventRow = tuple[str, str, int, datetime | None, str | None, int | None]
 """A stored event: round id, session id, order, time, text, episode id."""
 EventLoader = Callable[[list[str], "list[int] | None"], Iterable[EventRow]]
@@ -170,9 +177,7 @@ class EventTable(Mapping[str, Event]):
         self.ids = [rid for rid, k in zip(self.ids, keep.tolist(), strict=True) if k]
 
         def kept(values: array) -> array:
-            rows = np.frombuffer(values, dtype=np.int64) if len(values) else None
-            if rows is None:
-                return array("q")
+            rows = int64s(values)
             return array("q", rows[keep[: len(rows)]].tobytes())
 
         self._episodes = kept(self._episodes)
@@ -209,10 +214,6 @@ class EventTable(Mapping[str, Event]):
             return
         for rid, sid, order, time, text, ep in self._loader(missing, hints):
             self._cache[rid] = Event(rid, sid, order, time, text or "", None, None, ep)
-
-    def at(self, pos: int) -> Event:
-        """The event at a position in history order."""
-        return self.many_at([pos])[0]
 
     def __getitem__(self, round_id: str) -> Event:
         hit = self._cache.get(round_id)

@@ -96,7 +96,6 @@ class VectorIndex:
         if not len(vectors):
             return
         rows = np.ascontiguousarray(vectors, dtype=np.float32)
-        self._own()
         limit = self.approximate_above
         if (
             limit is not None
@@ -113,6 +112,8 @@ class VectorIndex:
                 self.hnsw_m,
             )
             self._index = hnsw
+            self.mapped = False
+        self._own()
         self._index.add(rows)
 
     def _own(self) -> None:
@@ -133,14 +134,15 @@ class VectorIndex:
         if not len(rows):
             return
         faiss = _faiss()
-        self._own()
         if isinstance(self._index, faiss.IndexFlat):
+            self._own()
             self._index.remove_ids(faiss.IDSelectorBatch(rows))
             return
         keep = np.setdiff1d(np.arange(len(self), dtype=np.int64), rows)
         vectors = self._index.reconstruct_n(0, len(self))[keep]
-        if self.approximate:
+        if self.approximate:  # a new graph: a mapped one is left as it is
             self._index = self._hnsw()
+            self.mapped = False
         else:  # a GPU index: emptied and refilled
             self._index.reset()
         if len(keep):

@@ -42,6 +42,7 @@ from langgraph_adamm.retrieval.hierarchy import (
     Topic,
     add_vector,
     extractive_summary,
+    int64s,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin
@@ -148,18 +149,12 @@ def _members(ids: list[str], episode_of: np.ndarray) -> dict[int, list[str]]:
 
 def _rows_of(owner: array, positions: np.ndarray) -> np.ndarray:
     """The index rows whose owner is one of the (sorted) event positions."""
-    owners = (
-        np.frombuffer(owner, dtype=np.int64) if len(owner) else np.zeros(0, np.int64)
-    )
-    return np.flatnonzero(np.isin(owners, positions))
+    return np.flatnonzero(np.isin(int64s(owner), positions))
 
 
 def _shifted(owner: array, removed_rows: np.ndarray, positions: np.ndarray) -> array:
     """Owners after deleting rows and events: later events move up."""
-    owners = (
-        np.frombuffer(owner, dtype=np.int64) if len(owner) else np.zeros(0, np.int64)
-    )
-    kept = np.delete(owners, removed_rows)
+    kept = np.delete(int64s(owner), removed_rows)
     kept = kept - np.searchsorted(positions, kept)
     return array("q", kept.astype(np.int64).tobytes())
 

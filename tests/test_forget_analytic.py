@@ -21,9 +21,15 @@ from typing import Any
 import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
+from langgraph_adamm.analytic.extraction.base import Provenance, make_observation
 from langgraph_adamm.analytic.mining import PatternCounts
 from langgraph_adamm.analytic.store import AnalyticMemory
-from langgraph_adamm.analytic.tables import NUMERIC_TYPES, TableSchema
+from langgraph_adamm.analytic.tables import (
+    NUMERIC_TYPES,
+    ColumnStats,
+    TableSchema,
+    decide_column,
+)
 from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.storage.database import namespace_schema
@@ -195,13 +201,16 @@ def answers(m: Memory, attrs: tuple[str, ...]) -> dict[Any, Any] | None:
 
 
 def assert_tables_equal_their_rebuild(m: Memory) -> None:
-    """Every table is what rebuilding it from the stored observations gives."""
+    """Every table is what rebuilding it from the stored observations gives,
+    and so are the column statistics kept for it."""
     an = m.analytic
     member = an._membership()
     for sid, t in sorted(an._tables.items()):
         rows, meta = table_state(m, t)
+        kept = copy.deepcopy(an._stats.get(sid))
         new = an._materialize(sid, t.attributes, None, member[sid])
         assert new.columns == t.columns, t.table_name
+        assert kept is None or kept == an._stats[sid], t.table_name
         new_rows, new_meta = table_state(m, new)
         assert new_rows == rows, t.table_name
         assert new_meta["adamm_cast_problems"] == meta["adamm_cast_problems"]
@@ -248,7 +257,7 @@ def test_forgetting_equals_never_having_ingested(seed: int, plan: str) -> None:
         before = {t.schema_id: (t, table_state(a, t)) for t in a.tables}
         rep = forget(a, drop)
         assert rep.rounds == len(drop) and rep.round_ids == sorted(drop)
-        assert rep.observations > 0 and rep.rebuilt
+        assert rep.observations > 0 and (rep.rebuilt or rep.deleted_in_place)
 
         # Counts: stored, in memory, and as read back, all equal B's.
         assert stored_counts(a) == stored_counts(b)
@@ -272,7 +281,11 @@ def test_forgetting_equals_never_having_ingested(seed: int, plan: str) -> None:
                 [sorted(drop)],
             )
             assert left == [(0,)], table
-        changed = set(rep.rebuilt) | {name for name, _ in rep.dropped}
+        changed = (
+            set(rep.rebuilt)
+            | set(rep.deleted_in_place)
+            | {name for name, _ in rep.dropped}
+        )
         for t in a.tables:
             rows = a.filter({"table": t.table_name, "result_budget": 1000}).rows
             assert not {r["source"] for r in rows} & drop, t.table_name
@@ -342,7 +355,8 @@ def test_a_forgotten_value_is_in_no_table_or_column() -> None:
             "adamm_images.ocr",
         }
         rep = forget(m, [target.round_id])
-        assert rep.rounds == 1 and table.table_name in rep.rebuilt
+        assert rep.rounds == 1
+        assert table.table_name in rep.rebuilt + rep.deleted_in_place
         assert hits(m) == set()
         assert_tables_equal_their_rebuild(m)
 
@@ -358,7 +372,7 @@ def test_forgetting_one_user_leaves_another_byte_for_byte(tmp_path) -> None:
         assert set(ids_a) & set(round_ids(doc_b))  # the same ids ("S1:1", ...)
         before, counts_b = dump(a, "b"), counts_state(b.analytic.counts)
         rep = forget(a, ids_a[: len(ids_a) // 2])
-        assert rep.rebuilt or rep.dropped
+        assert rep.rebuilt or rep.deleted_in_place or rep.dropped
         assert dump(a, "b") == before
         assert counts_state(b.analytic.counts) == counts_b
         assert counts_state(AnalyticMemory(a.db, "b").counts) == counts_b
@@ -441,7 +455,54 @@ def test_a_failing_forget_changes_nothing(monkeypatch) -> None:
             assert dump(m) == before and m.tables == tables
             assert counts_state(m.analytic.counts) == counts
         monkeypatch.undo()
-        assert forget(m, ids).rebuilt
+        done = forget(m, ids)
+        assert done.rebuilt or done.deleted_in_place
+
+
+VALUE_TEXTS = [
+    "7.5 h", "6h 51min", "45 min", "7", "8", "7", "0", "-3", "12:30", "1:02:03",
+    "52:40", "3,5 kg", "70 kg", "154 lb", "12,345", "1.234,56", "6,8", "$12.40",
+    "€3,77", "yes", "no", "2026-03-01", "Corner cafe", "95%", "2e70", "100000",
+]  # fmt: skip
+
+
+def test_column_stats_remove_is_the_inverse_of_add() -> None:
+    """Taking values back gives exactly the statistics of the values left, or
+    says it cannot (the last copy of an extreme went), never a wrong answer."""
+    prov = Provenance("r", "user")
+    exact = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        obs = [
+            make_observation(rng.choice(["sleep", "weight", "amount", "x"]), t, prov)
+            for t in rng.choices(VALUE_TEXTS, k=60)
+        ]
+        values = [o for o in obs if o is not None]
+        gone = rng.sample(range(len(values)), rng.randint(1, len(values) // 3))
+        both, rest = ColumnStats(), ColumnStats()
+        for o in values:
+            both.add(o)
+        for i, o in enumerate(values):
+            if i not in gone:
+                rest.add(o)
+        known = True
+        for i in gone:
+            known = both.remove(values[i]) and known
+        if known:
+            exact += 1
+            assert both == rest, seed
+            for fraction in (0.6, 0.8):
+                assert decide_column(both, fraction, "x") == decide_column(
+                    rest, fraction, "x"
+                )
+    assert exact >= 10  # most draws keep the extremes
+    # The extremes: only the last copy of the lowest or highest is unknown.
+    st = ColumnStats()
+    for t in ("5 kg", "5 kg", "9 kg", "7 kg"):
+        st.add(make_observation("w", t, prov))
+    assert st.remove(make_observation("w", "5 kg", prov))
+    assert st.remove(make_observation("w", "7 kg", prov))
+    assert not st.remove(make_observation("w", "9 kg", prov))
 
 
 def test_pattern_counts_remove_is_the_inverse_of_add() -> None:

@@ -276,3 +276,59 @@ def test_episode_members_on_reopen_equal_the_stored_lists(tmp_path):
         reopened = {e: ep.event_ids for e, ep in m.retrieval.hierarchy.episodes.items()}
         assert reopened == built == {e: list(v) for e, v in stored.items()}
         assert len(built) >= 2
+
+
+@pytest.mark.parametrize("above", [None, 1000])
+def test_deleted_rows_are_skipped_erased_and_persisted(tmp_path, above):
+    """Deleting marks rows dead: searches, row ids and files are as if the
+    rows had never been added, and past a share of dead rows it compacts."""
+    data = clustered(3000)
+    rng = np.random.default_rng(3)
+    gone = rng.choice(3000, 300, replace=False)
+    keep = np.setdiff1d(np.arange(3000), gone)
+    index = VectorIndex(32, use_gpu=False, approximate_above=above)
+    index.add(data)
+    index.remove(gone[:100])
+    index.remove(gone[100:] - np.searchsorted(np.sort(gone[:100]), gone[100:]))
+    fresh = VectorIndex(32, use_gpu=False, approximate_above=above)
+    fresh.add(data[keep])
+    assert len(index) == len(fresh) == 2700 and len(index.dead_rows) == 300
+    queries = clustered(40, seed=1)
+    got, want = index.search_many(queries, 10), fresh.search_many(queries, 10)
+    overlap = [len({r for _, r in g} & {r for _, r in w}) / 10 for g, w in zip(got, want, strict=True)]  # fmt: skip
+    assert np.mean(overlap) >= (1.0 if above is None else 0.95)
+    if above is None:
+        assert got == want
+    rows = [0, 1234, 2699]
+    assert np.allclose(index.reconstruct(rows), data[keep][rows], atol=1e-6)
+    # written with the dead rows zeroed, read back with them dead
+    index.write(tmp_path / "i.faiss")
+    read = VectorIndex.read(
+        tmp_path / "i.faiss", dead=index.dead_rows, approximate_above=above
+    )
+    assert read.mapped and len(read) == 2700
+    assert read.search_many(queries, 10) == got
+    raw = VectorIndex.read(tmp_path / "i.faiss", mmap=False, approximate_above=above)
+    assert not np.any(raw.reconstruct(sorted(gone.tolist())))  # all zeros
+    # deleting from a mapped index defers the zeroing to the next write
+    more = np.arange(0, 2700, 100)
+    read.remove(more)
+    assert read.mapped and len(read) == 2700 - len(more)
+    read.write(tmp_path / "j.faiss")
+    assert not read.mapped
+    dead = VectorIndex.read(tmp_path / "j.faiss", mmap=False, approximate_above=above)
+    erased = np.asarray(sorted(set(read.dead_rows.tolist())))
+    assert len(erased) == 327 and not np.any(dead.reconstruct(erased.tolist()))
+    # past 20% dead the index compacts: no dead rows, the same live rows
+    before = read.reconstruct(list(range(len(read))))
+    read.remove(np.arange(0, len(read), 3))
+    assert len(read.dead_rows) == 0
+    assert np.allclose(
+        read.reconstruct(list(range(len(read)))),
+        np.delete(before, np.arange(0, len(before), 3), 0),
+        atol=1e-6,
+    )
+    with pytest.raises(IndexError):
+        read.remove(np.asarray([len(read)]))
+    with pytest.raises(ValueError, match="dead rows"):
+        VectorIndex.read(tmp_path / "i.faiss", dead=np.asarray([5, 3]))

@@ -23,12 +23,17 @@ With ``--exact`` every vector index stays exact (no HNSW past 100k vectors).
 from __future__ import annotations
 
 import argparse
+import cProfile
 import hashlib
+import pstats
 import random
+import shutil
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -71,27 +76,44 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--days", type=int, default=22_000, help="~4.5 rounds a day")
     parser.add_argument("--exact", action="store_true", help="never HNSW")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="a folder where the built memory is kept and reused by later runs "
+        "(each run forgets from a copy of it)",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="single rounds and sessions timed"
+    )
+    parser.add_argument("--profile", action="store_true", help="cProfile each step")
     args = parser.parse_args()
     config = AdaMMConfig(approximate_search_above=None) if args.exact else None
     with tempfile.TemporaryDirectory() as tmp:
-        path, _ = generate(seed=args.days, days=args.days).write(Path(tmp) / "h")
+        db = Path(tmp) / "m.duckdb"
+        built = _build(args.days, config, args.keep, Path(tmp))
+        for f in built.parent.glob(built.name + "*"):
+            target = db.parent / f.name.replace(built.name, db.name, 1)
+            if f.is_dir():
+                shutil.copytree(f, target)
+            else:
+                shutil.copy(f, target)
+        t = time.perf_counter()
         with Memory(
-            Path(tmp) / "m.duckdb",
+            db,
             user_id="synth",
             text_encoder=HashEncoder(),
             visual_encoder=None,
             config=config,
         ) as m:
-            t = time.perf_counter()
-            report = m.ingest(path)
-            built = time.perf_counter() - t
+            opened = time.perf_counter() - t
             r = m.retrieval
             assert r is not None
             index = "HNSW" if r._text_index.approximate else "exact"
             print(
-                f"memory: {report.rounds_indexed:,} rounds, {len(m.tables)} tables, "
-                f"{len(r.hierarchy.episodes):,} episodes, {len(r._text_index):,} text "
-                f"vectors ({index}); built in {built:.0f} s\n"
+                f"memory: {len(m.rounds_to_forget(everything=True)):,} rounds, "
+                f"{len(m.tables)} tables, {len(r.hierarchy.episodes):,} episodes, "
+                f"{len(r._text_index):,} text vectors ({index}); opened in "
+                f"{opened:.1f} s\n"
             )
             rounds = [
                 rid for (rid,) in m.db.fetchall('SELECT round_id FROM adamm_rounds '
@@ -102,33 +124,82 @@ def main() -> None:
                     "SELECT DISTINCT session_id FROM adamm_rounds ORDER BY 1")
             ]  # fmt: skip
             print(
-                "| forget | rounds | seconds | tables dropped / rebuilt | episodes "
-                "changed / removed |\n|---|---:|---:|---|---|"
+                "| forget | rounds | seconds | tables dropped / rebuilt / "
+                "rows deleted in place | episodes changed / removed |\n"
+                "|---|---:|---:|---|---|"
             )
             picks = random.Random(0)
-            steps = [
-                ("one round", {"round_ids": [rounds[len(rounds) // 2]]}),
-                ("one session", {"session_id": sessions[len(sessions) // 2]}),
-            ]
+            n = args.repeat
+            # spread over the history: the middle of each n-th part
+            middle = [(2 * i + 1) / (2 * n) for i in range(n)]
+            steps: list[tuple[str, dict[str, Any] | None]] = [
+                (f"one round ({i + 1}/{n})",
+                 {"round_ids": [rounds[int(f * len(rounds))]]})
+                for i, f in enumerate(middle)
+            ] + [
+                (f"one session ({i + 1}/{n})",
+                 {"session_id": sessions[int(f * len(sessions))]})
+                for i, f in enumerate(middle)
+            ]  # fmt: skip
+            times: dict[str, list[float]] = {}
             for label, selector in steps + [("10% of the rest", None)]:
                 if selector is None:
                     left = m.rounds_to_forget(everything=True)
                     selector = {"round_ids": picks.sample(left, len(left) // 10)}
+                profiler = cProfile.Profile() if args.profile else None
                 t = time.perf_counter()
+                if profiler is not None:
+                    profiler.enable()
                 done = m.forget(**selector)
                 secs = time.perf_counter() - t
+                if profiler is not None:
+                    profiler.disable()
                 a, rr = done.analytic, done.retrieval
-                tables = f"{len(a.dropped)} / {len(a.rebuilt)}"
+                times.setdefault(label.split(" (")[0], []).append(secs)
+                tables = (
+                    f"{len(a.dropped)} / {len(a.rebuilt)} / {len(a.deleted_in_place)}"
+                )
                 eps = (
                     f"{len(rr.episodes_changed)} / {len(rr.episodes_removed)}"
                     if rr
                     else "-"
                 )
                 print(
-                    f"| {label} | {len(done.round_ids):,} | {secs:.2f} | {tables} | "
+                    f"| {label} | {len(done.round_ids):,} | {secs:.3f} | {tables} | "
                     f"{eps} |",
                     flush=True,
                 )
+                if profiler is not None:
+                    pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+            print()
+            for label, secs in times.items():
+                print(
+                    f"{label}: median {statistics.median(secs):.3f} s over "
+                    f"{len(secs)} (min {min(secs):.3f}, max {max(secs):.3f})"
+                )
+
+
+def _build(days: int, config: AdaMMConfig | None, keep: Path | None, tmp: Path) -> Path:
+    """The memory's database file, built unless ``keep`` already holds it."""
+    folder = keep if keep is not None else tmp / "built"
+    folder.mkdir(parents=True, exist_ok=True)
+    kind = "exact" if config is not None else "default"
+    db = folder / f"forget-{days}-{kind}.duckdb"
+    if db.exists():
+        print(f"reusing {db}")
+        return db
+    path, _ = generate(seed=days, days=days).write(tmp / "h")
+    t = time.perf_counter()
+    with Memory(
+        db,
+        user_id="synth",
+        text_encoder=HashEncoder(),
+        visual_encoder=None,
+        config=config,
+    ) as m:
+        report = m.ingest(path)
+    print(f"built {report.rounds_indexed:,} rounds in {time.perf_counter() - t:.0f} s")
+    return db
 
 
 if __name__ == "__main__":

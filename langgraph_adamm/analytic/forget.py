@@ -16,10 +16,13 @@ Forgetting inverts what ingestion (``AnalyticMemory._apply_batch``) added:
   against the other schemas, until no more drop). A schema that already failed
   θ_a before is left alone: induction never re-checks an existing schema, so
   such schemas exist in memories that never forgot anything;
-* every remaining table that held a row of the rounds, or whose membership rule
-  changed (the counts and the other schemas decide it), is rebuilt from the
-  remaining observations, so its types and units are re-decided; every other
-  table is left exactly as it was.
+* a remaining table that held a row of the rounds loses those rows in place
+  when its column statistics, with the rows' values taken back, decide every
+  column as before (type, unit, readings), and its example values are read
+  again if one of them came from the rows; it is rebuilt from the remaining
+  observations when a decision changes (or cannot be known without them), and
+  so is every table whose membership rule changed (the counts and the other
+  schemas decide it); every other table is left exactly as it was.
 
 The caller deletes the rounds themselves (``adamm_rounds``, ``adamm_images``) and
 their retrieval memory, in the same transaction.
@@ -48,6 +51,8 @@ from langgraph_adamm.analytic.extraction.base import (
 from langgraph_adamm.analytic.materialize import (
     OBSERVATION_FIELDS,
     MaterializerMixin,
+    Membership,
+    is_row,
     observation_from_row,
 )
 from langgraph_adamm.analytic.mining import (
@@ -55,13 +60,23 @@ from langgraph_adamm.analytic.mining import (
     _qualifies,
     explained_all_confidence,
 )
-from langgraph_adamm.analytic.tables import TYPE_LABELS, TableSchema, best_observations
+from langgraph_adamm.analytic.tables import (
+    SAMPLES,
+    TYPE_LABELS,
+    Column,
+    TableSchema,
+    best_observations,
+    cell,
+    decide_column,
+    sample_values,
+)
 from langgraph_adamm.analytic.values import (
     ParsedValue,
     normalize_attribute,
     parse_value,
 )
 from langgraph_adamm.errors import AdaMMError, ToolInputError
+from langgraph_adamm.storage.database import quote_ident
 
 _T = TypeVar("_T")
 
@@ -89,6 +104,9 @@ class AnalyticForget:
     longer qualifies but went back to a pattern it grew from, which does."""
     rebuilt: list[str] = field(default_factory=list)
     """Tables rebuilt from the remaining observations."""
+    deleted_in_place: list[str] = field(default_factory=list)
+    """Tables that lost the rounds' rows without a rebuild (every column kept
+    its type, unit and readings)."""
 
 
 @dataclass
@@ -209,6 +227,11 @@ class ForgetMixin(MaterializerMixin):
         # Observations only exist for extracted rounds; one whose round row is
         # already gone was counted too.
         uncount: Counter[Pattern] = Counter()
+        forgotten = [
+            best_observations(records[record])
+            for records in by_round.values()
+            for record in sorted(records)
+        ]
         for rid in found:
             if status.get(rid, "extracted") != "extracted":
                 continue
@@ -278,10 +301,96 @@ class ForgetMixin(MaterializerMixin):
 
         after = self._membership()
         for sid, table in sorted(self._tables.items()):
-            if sid in held or sid in decided or before.get(sid) != after[sid]:
-                rebuilt = self._materialize(sid, table.attributes, None, after[sid])
-                report.rebuilt.append(rebuilt.table_name)
+            if sid not in held and sid not in decided and before.get(sid) == after[sid]:
+                continue
+            if (
+                sid in held
+                and sid not in decided
+                and before.get(sid) == after[sid]
+                and self._delete_in_place(table, forgotten, found, after[sid])
+            ):
+                report.deleted_in_place.append(table.table_name)
+                continue
+            rebuilt = self._materialize(sid, table.attributes, None, after[sid])
+            report.rebuilt.append(rebuilt.table_name)
         return report
+
+    def _delete_in_place(
+        self,
+        table: TableSchema,
+        forgotten: list[dict[str, Observation]],
+        round_ids: list[str],
+        member: Membership,
+    ) -> bool:
+        """Delete the rounds' rows from a table when no column decision changes.
+
+        ``forgotten`` holds each forgotten record's best observations. Returns
+        False, having changed nothing, when the table must be rebuilt instead:
+        a column's type, unit or reading changes without the rows, or its
+        statistics cannot be known without counting the remaining values.
+        """
+        sid = table.schema_id
+        fraction = self.config.match_fraction
+        rows = [
+            {a: o for a, o in best.items() if a in table.attributes}
+            for best in forgotten
+        ]
+        rows = [r for r in rows if r and is_row(frozenset(r), member, fraction)]
+        stats = self._stats.get(sid)
+        if stats is None:
+            # Read back now, the rounds' observations being deleted: the rest.
+            stats = self._table_stats(table, member)
+        else:
+            stats = copy.deepcopy(stats)
+            known = True
+            for row in rows:
+                for attr, obs in row.items():
+                    known = stats[attr].remove(obs) and known
+            if not known:
+                return False
+        infer = self.config.type_inference_fraction
+        for col in table.columns:
+            decided = decide_column(stats[col.attribute], infer, col.attribute)
+            if decided != col.decision:
+                self._stats.pop(sid, None)  # the rebuild counts them again
+                return False
+        self.db.execute(
+            f"DELETE FROM {self.qualified(table)} WHERE source IN "
+            "(SELECT unnest(?::VARCHAR[]))",
+            [round_ids],
+        )
+        columns: list[Column] = []
+        for col in table.columns:
+            gone = {
+                text
+                for row in rows
+                if col.attribute in row
+                for text in sample_values([cell(col.decision, row[col.attribute])[0]])
+            }
+            if gone & set(col.samples):
+                col = replace(col, samples=self._samples(table, col))
+            columns.append(col)
+        if all(
+            c.samples == o.samples for c, o in zip(columns, table.columns, strict=True)
+        ):
+            new = replace(table, version=table.version + 1)
+        else:  # described again from the new examples, as a rebuild would
+            plain = [replace(c, description="") for c in columns]
+            new = self._described(sid, table.attributes, plain, None)
+        self._tables[sid] = new
+        self._stats[sid] = stats
+        self._write_schema(new)
+        return True
+
+    def _samples(self, table: TableSchema, col: Column) -> tuple[str, ...]:
+        """A column's first few distinct values, in row order, read from its table."""
+        name = quote_ident(col.name)
+        values = self.db.fetchall(
+            f"SELECT v FROM (SELECT {name} AS v, min(rowid) AS first FROM "
+            f"{self.qualified(table)} WHERE {name} IS NOT NULL GROUP BY {name}) "
+            f"ORDER BY first LIMIT {SAMPLES}"
+        )
+        return sample_values(v for (v,) in values)
 
     def _requalify(
         self, patterns: dict[int, Pattern], qualified_before: dict[int, bool]

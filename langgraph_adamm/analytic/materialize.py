@@ -39,6 +39,7 @@ from langgraph_adamm.analytic.extraction.base import Observation, Provenance
 from langgraph_adamm.analytic.mining import Pattern, PatternCounts
 from langgraph_adamm.analytic.tables import (
     Column,
+    ColumnDecision,
     ColumnStats,
     TableSchema,
     best_observations,
@@ -179,6 +180,22 @@ def observation_from_row(
     )
 
 
+def _column(attr: str, d: ColumnDecision, samples: tuple[str, ...]) -> Column:
+    """A column as decided, not yet described."""
+    return Column(
+        attr,
+        attr,
+        d.sql_type,
+        d.unit,
+        "",
+        samples,
+        d.bare_unit,
+        d.band,
+        d.clock_reading,
+        d.alt_reading,
+    )
+
+
 class MaterializerMixin:
     """Table building; the state it reads is kept by ``AnalyticMemory``."""
 
@@ -267,20 +284,34 @@ class MaterializerMixin:
             samples = sample_values(
                 cell(d, r[4][attr])[0] for r in rows if attr in r[4]
             )
-            columns.append(
-                Column(
-                    attr,
-                    attr,
-                    d.sql_type,
-                    d.unit,
-                    "",
-                    samples,
-                    d.bare_unit,
-                    d.band,
-                    d.clock_reading,
-                    d.alt_reading,
-                )
-            )
+            columns.append(_column(attr, d, samples))
+        table = self._described(schema_id, attributes, columns, at_order, name)
+        if previous is not None and previous.table_name != table.table_name:
+            self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")
+        col_defs = ", ".join(
+            f"{quote_ident(c.name)} {c.sql_type}" for c in table.all_columns
+        )
+        self.db.execute(f"CREATE OR REPLACE TABLE {self.qualified(table)} ({col_defs})")
+        self._tables[schema_id] = table
+        self._stats[schema_id] = stats
+        self.db.execute(
+            "DELETE FROM adamm_cast_problems WHERE user_id = ? AND schema_id = ?",
+            [self.user_id, schema_id],
+        )
+        self._insert_rows(table, rows)
+        self._write_schema(table)
+        return table
+
+    def _described(
+        self,
+        schema_id: int,
+        attributes: Pattern,
+        columns: list[Column],
+        at_order: int | None,
+        name: str | None = None,
+    ) -> TableSchema:
+        """The next version of a schema: its columns described, its table named."""
+        previous = self._tables.get(schema_id)
         described = self.describer.describe(
             [(c.name, c.sql_type, c.unit, c.samples) for c in columns]
         )
@@ -318,7 +349,7 @@ class MaterializerMixin:
             )
             for c in columns
         ]
-        table = TableSchema(
+        return TableSchema(
             self.user_id,
             schema_id,
             name,
@@ -328,19 +359,10 @@ class MaterializerMixin:
             (previous.version + 1) if previous else 1,
             previous.created_order if previous else at_order,
         )
-        if previous is not None and previous.table_name != name:
-            self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")
-        col_defs = ", ".join(
-            f"{quote_ident(c.name)} {c.sql_type}" for c in table.all_columns
-        )
-        self.db.execute(f"CREATE OR REPLACE TABLE {self.qualified(table)} ({col_defs})")
-        self._tables[schema_id] = table
-        self._stats[schema_id] = stats
-        self.db.execute(
-            "DELETE FROM adamm_cast_problems WHERE user_id = ? AND schema_id = ?",
-            [self.user_id, schema_id],
-        )
-        self._insert_rows(table, rows)
+
+    def _write_schema(self, table: TableSchema) -> None:
+        """Store a schema's metadata row and its columns' rows."""
+        schema_id, columns = table.schema_id, table.columns
         self.db.execute(
             "INSERT OR REPLACE INTO adamm_schemas (user_id, schema_id, table_name, "
             "description, attributes, created_order, version, components) "
@@ -348,9 +370,9 @@ class MaterializerMixin:
             [
                 self.user_id,
                 schema_id,
-                name,
+                table.table_name,
                 table.description,
-                sorted(attributes),
+                sorted(table.attributes),
                 table.created_order,
                 table.version,
                 [KEY_SEP.join(sorted(c)) for c in self._components.get(schema_id, ())],
@@ -383,7 +405,6 @@ class MaterializerMixin:
                     c.alt_reading,
                 ],
             )
-        return table
 
     def _drop(self, table: TableSchema) -> None:
         self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")

@@ -129,30 +129,106 @@ _UNIT_MATCH = math.log(4.0)
 value, so read, is within this factor of the typical value written with units."""
 
 
+_LOG_SCALE = 2**32
+"""Logarithms are summed as integers in units of 1/2**32, so that a sum depends
+only on the multiset of numbers (never on their order) and removing a number
+gives exactly the sum of the rest."""
+
+
+def _log_units(x: float) -> int:
+    return round(math.log(x) * _LOG_SCALE)
+
+
 @dataclass
 class _Stats:
-    """Running statistics of one kind of number (one unit, or bare)."""
+    """Running statistics of one kind of number (one unit, or bare).
+
+    Every field is a function of the multiset of numbers counted, and
+    :meth:`remove` takes one back exactly, except when the last copy of the
+    lowest or highest number goes (the next one is not kept).
+    """
 
     n: int = 0
     positive: int = 0
-    sum_log: float = 0.0
+    log_units: int = 0
+    """Sum of the positive numbers' logarithms, in units of 1/2**32."""
     low: float = math.inf
     high: float = -math.inf
-    whole: bool = True
-    big: bool = False
+    n_low: int = 0
+    """How many counted numbers equal ``low`` (and ``n_high``, ``high``)."""
+    n_high: int = 0
+    fractional: int = 0
+    """Numbers that are not whole."""
+    bigs: int = 0
+    """Numbers of magnitude 2**62 or more (beyond a BIGINT's exact range)."""
+
+    @property
+    def sum_log(self) -> float:
+        """Sum of the positive numbers' natural logarithms."""
+        return self.log_units / _LOG_SCALE
+
+    @property
+    def whole(self) -> bool:
+        return not self.fractional
+
+    @property
+    def big(self) -> bool:
+        return self.bigs > 0
 
     def add(self, x: float) -> None:
         """Count one number."""
         self.n += 1
         if x > 0:
             self.positive += 1
-            self.sum_log += math.log(x)
-        self.low = min(self.low, x)
-        self.high = max(self.high, x)
+            self.log_units += _log_units(x)
+        if x < self.low:
+            self.low, self.n_low = x, 1
+        elif x == self.low:
+            self.n_low += 1
+        if x > self.high:
+            self.high, self.n_high = x, 1
+        elif x == self.high:
+            self.n_high += 1
         if not float(x).is_integer():
-            self.whole = False
+            self.fractional += 1
         if abs(x) >= 2**62:
-            self.big = True
+            self.bigs += 1
+
+    def remove(self, x: float) -> bool:
+        """Take back one counted number; False when the result is not known.
+
+        It is not known when the number was the last copy of the lowest or the
+        highest while others remain (or was never counted): the caller then
+        counts the remaining numbers again.
+        """
+        if self.n <= 0 or not self.low <= x <= self.high:
+            return False
+        self.n -= 1
+        if x > 0:
+            self.positive -= 1
+            self.log_units -= _log_units(x)
+        if not float(x).is_integer():
+            self.fractional -= 1
+        if abs(x) >= 2**62:
+            self.bigs -= 1
+        if not self.n:
+            fresh = _Stats()
+            ok = (self.positive, self.log_units, self.fractional, self.bigs) == (
+                0,
+                0,
+                0,
+                0,
+            )
+            self.__dict__.update(fresh.__dict__)
+            return ok
+        known = True
+        if x == self.low:
+            self.n_low -= 1
+            known = self.n_low > 0
+        if x == self.high:
+            self.n_high -= 1
+            known = known and self.n_high > 0
+        return known
 
     def mean_log(self) -> float | None:
         return round(self.sum_log / self.positive, 9) if self.positive else None
@@ -174,10 +250,10 @@ class ColumnStats:
     ambiguous: dict[tuple[str, str], tuple[_Stats, _Stats]] = field(
         default_factory=dict
     )
-    comma_decimals: int = 0
-    """Values written with an unmistakable decimal comma ("6,8", "1.234,56")."""
     """Numbers with an ambiguous separator, per (unit or "" for bare, separator):
     (as read, the other reading)."""
+    comma_decimals: int = 0
+    """Values written with an unmistakable decimal comma ("6,8", "1.234,56")."""
 
     def add(self, obs: Observation) -> None:
         """Count one observed value."""
@@ -201,6 +277,50 @@ class ColumnStats:
             self.units.setdefault(v.unit, _Stats()).add(v.number)
         else:
             self.bare.add(v.number)
+
+    def remove(self, obs: Observation) -> bool:
+        """Take back one value :meth:`add` counted.
+
+        Returns False when the statistics are no longer known exactly (see
+        :meth:`_Stats.remove`): count the remaining values again then.
+        """
+        v = obs.value
+        if v.number is not None and _COMMA_DECIMAL_RE.search(v.text):
+            self.comma_decimals -= 1
+        hms = v.kind == "clock" and v.text.count(":") == 2
+        kind = "number" if hms else v.kind
+        self.kinds[kind] -= 1
+        known = self.kinds[kind] >= 0 and self.comma_decimals >= 0
+        if self.kinds[kind] <= 0:
+            del self.kinds[kind]
+        if v.number is None:
+            return known
+        if hms:
+            return _remove_from(self.units, "min", v.number) and known
+        if v.alt is not None:
+            key = (v.unit or "", ambiguous_separator(v.text))
+            if key not in self.ambiguous:
+                return False
+            read, other = self.ambiguous[key]
+            known = read.remove(v.number) & other.remove(v.alt) & known
+            if not read.n:
+                del self.ambiguous[key]
+            return known
+        if v.kind == "clock":
+            return self.clocks.remove(v.number) and known
+        if v.unit:
+            return _remove_from(self.units, v.unit, v.number) and known
+        return self.bare.remove(v.number) and known
+
+
+def _remove_from(units: dict[str, _Stats], unit: str, x: float) -> bool:
+    st = units.get(unit)
+    if st is None:
+        return False
+    known = st.remove(x)
+    if not st.n:
+        del units[unit]
+    return known
 
 
 @dataclass(frozen=True)
@@ -458,9 +578,9 @@ def _scaled(st: _Stats, factor: float) -> _Stats:
         return st
     out = _Stats()
     out.n, out.positive = st.n, st.positive
-    out.sum_log = st.sum_log + st.positive * math.log(factor)
+    out.log_units = st.log_units + st.positive * _log_units(factor)
     out.low, out.high = st.low * factor, st.high * factor
-    out.whole = False
+    out.fractional = max(st.n, 1)  # not whole
     return out
 
 
@@ -469,9 +589,9 @@ def _merge(a: _Stats | None, b: _Stats) -> _Stats:
         return b
     out = _Stats()
     out.n, out.positive = a.n + b.n, a.positive + b.positive
-    out.sum_log = a.sum_log + b.sum_log
+    out.log_units = a.log_units + b.log_units
     out.low, out.high = min(a.low, b.low), max(a.high, b.high)
-    out.whole, out.big = a.whole and b.whole, a.big or b.big
+    out.fractional, out.bigs = a.fractional + b.fractional, a.bigs + b.bigs
     return out
 
 
@@ -561,7 +681,11 @@ def _bare_unit_for(number: float, decision: ColumnDecision) -> str | None:
     return decision.bare_unit  # outside the range: reported by the caller
 
 
-def sample_values(values: Iterable[Any], limit: int = 3) -> tuple[str, ...]:
+SAMPLES = 3
+"""Example values kept per column."""
+
+
+def sample_values(values: Iterable[Any], limit: int = SAMPLES) -> tuple[str, ...]:
     """A few distinct example values, as text, for metadata and prompts."""
     out: list[str] = []
     for v in values:

@@ -7,7 +7,8 @@ and on close (atomically: a temporary file, then a rename), with a fingerprint
 of the views they hold: per
 modality the number of view rows and a hash sum of their (round id, view name)
 pairs, read from the database without the vectors. Beside each index its
-owners (the event position of every row) are kept as a NumPy file, and the
+owners (the event position of every row) and the rows deleted since the index
+was last compacted (written as zero vectors) are kept as NumPy files, and the
 vectors are mapped rather than read on open
 (:meth:`~langgraph_adamm.retrieval.index.VectorIndex.read`), so reopening costs
 little more than reading the round ids. On open the fingerprint is
@@ -38,8 +39,9 @@ if TYPE_CHECKING:
     from langgraph_adamm.storage.database import MemoryDatabase
 
 logger = logging.getLogger(__name__)
-FORMAT = 2
-"""2: owners beside the indexes."""
+FORMAT = 3
+"""2: owners beside the indexes; 3: and the rows deleted since the last
+compaction (``*.dead.npy``)."""
 
 Stored = tuple[VectorIndex, "VectorIndex | None", array, array]
 """Text index, visual index (or None), and their owners."""
@@ -98,11 +100,11 @@ def load(
     if meta != {"format": FORMAT, **expected}:
         return None
     try:
-        text = VectorIndex.read(folder / "text.faiss", **options)
+        text = _read(folder, "text", options)
         text_owner = _owners(folder / "text.owner.npy", len(text))
         visual, visual_owner = None, array("q")
         if (folder / "visual.faiss").is_file():
-            visual = VectorIndex.read(folder / "visual.faiss", **options)
+            visual = _read(folder, "visual", options)
             visual_owner = _owners(folder / "visual.owner.npy", len(visual))
     except Exception as exc:  # noqa: BLE001 - a damaged file is rebuilt
         logger.warning("persisted index in %s unreadable (%s); rebuilding", folder, exc)
@@ -114,16 +116,24 @@ def load(
     return text, visual, text_owner, visual_owner
 
 
+def _read(folder: Path, name: str, options: dict[str, Any]) -> VectorIndex:
+    dead = np.load(folder / f"{name}.dead.npy", allow_pickle=False)
+    return VectorIndex.read(folder / f"{name}.faiss", dead=dead, **options)
+
+
 def discard(folder: Path | None) -> None:
     """Delete persisted index files (after a forget, until they are written again)."""
     if folder is None or not folder.is_dir():
         return
-    for name in ("meta.json", "text.faiss", "text.owner.npy", "visual.faiss",
-                 "visual.owner.npy"):  # fmt: skip
+    for name in ("meta.json", *_files("text"), *_files("visual")):
         try:
             (folder / name).unlink(missing_ok=True)
         except OSError as exc:
             logger.warning("could not delete %s: %s", folder / name, exc)
+
+
+def _files(name: str) -> tuple[str, str, str]:
+    return f"{name}.faiss", f"{name}.owner.npy", f"{name}.dead.npy"
 
 
 def save(
@@ -145,12 +155,13 @@ def save(
                 ("visual", visual, owners[1]),
             ):
                 if index is None:
-                    (folder / f"{name}.faiss").unlink(missing_ok=True)
-                    (folder / f"{name}.owner.npy").unlink(missing_ok=True)
+                    for file in _files(name):
+                        (folder / file).unlink(missing_ok=True)
                     continue
                 index.write(Path(tmp) / f"{name}.faiss")
                 np.save(Path(tmp) / f"{name}.owner.npy", np.asarray(owner, np.int64))
-                for file in (f"{name}.faiss", f"{name}.owner.npy"):
+                np.save(Path(tmp) / f"{name}.dead.npy", index.dead_rows)
+                for file in _files(name):
                     os.replace(Path(tmp) / file, folder / file)
             meta = Path(tmp) / "meta.json"
             meta.write_text(json.dumps({"format": FORMAT, **expected}), "utf-8")

@@ -59,6 +59,10 @@ _EVENT_VIEWS = (
 """A user's event views other than single turns, in the order the indexes hold
 them (parameters: user id, the turn-view prefix)."""
 
+_Member = tuple[Any, str | None, np.ndarray | None, np.ndarray | None]
+"""A stored event as an episode is pooled from: time, text, text and visual
+vectors."""
+
 TURN_VIEW_PREFIX = "turn:"
 """Views of single turns (``turn:user``, ``turn:assistant``), written when
 ``config.turn_views`` is on. They serve the evidence forest's finer memories and
@@ -131,6 +135,17 @@ def _vecs(blobs: list[Any]) -> list[np.ndarray | None]:
 def _blob(v: np.ndarray | None) -> bytes | None:
     """A vector as stored: little-endian float32 bytes (one value, not 384)."""
     return None if v is None else np.asarray(v, dtype="<f4").tobytes()
+
+
+def _sum_of_units(vectors: Sequence[np.ndarray | None]) -> np.ndarray | None:
+    """The sum of the vectors' unit vectors (a zero vector counts as it is)."""
+    present = [v for v in vectors if v is not None]
+    if not present:
+        return None
+    stacked = np.stack(present).astype(np.float32)
+    norms = np.linalg.norm(stacked, axis=1, keepdims=True)
+    units = np.divide(stacked, norms, out=stacked.copy(), where=norms > 0)
+    return units.sum(axis=0, dtype=np.float32)
 
 
 def _members(ids: list[str], episode_of: np.ndarray) -> dict[int, list[str]]:
@@ -683,7 +698,7 @@ class RetrievalMemory(SearchMixin):
                 [self.user_id, sorted(gone)],
             )
         touched_topics: set[int] = set()
-        changed_eps: set[int] = set()
+        changed: list[Episode] = []
         for ep_id in sorted({e for _, e in rows if e is not None}):
             ep = h.episodes.get(ep_id)
             if ep is None:
@@ -697,9 +712,12 @@ class RetrievalMemory(SearchMixin):
                 if h.current == ep_id:
                     h.current = None
                 continue
-            self._repool_episode(ep)
-            changed_eps.add(ep_id)
+            changed.append(ep)
             report.episodes_changed.append(ep_id)
+        kept = self._stored_members([r for ep in changed for r in ep.event_ids])
+        for ep in changed:
+            self._repool_episode(ep, kept)
+        changed_eps = {ep.episode_id for ep in changed}
         removed_eps = set(report.episodes_removed)
         changed_topics: set[int] = set()
         for tid in sorted(touched_topics):
@@ -728,16 +746,21 @@ class RetrievalMemory(SearchMixin):
         self._write([], [], changed_eps, changed_topics)
         return report, positions
 
-    def _repool_episode(self, ep: Episode) -> None:
-        """An episode's sums, times and description from the events it keeps."""
-        stored = {
+    def _stored_members(self, round_ids: list[str]) -> dict[str, _Member]:
+        """Time, text and vectors of stored events, by round id (one query)."""
+        if not round_ids:
+            return {}
+        return {
             rid: (time, text, _vec(tvec), _vec(vvec))
             for rid, time, text, tvec, vvec in self.db.fetchall(
                 "SELECT round_id, time, text, text_vec, visual_vec FROM adamm_events "
                 "WHERE user_id = ? AND round_id IN (SELECT unnest(?::VARCHAR[]))",
-                [self.user_id, ep.event_ids],
+                [self.user_id, round_ids],
             )
         }
+
+    def _repool_episode(self, ep: Episode, stored: dict[str, _Member]) -> None:
+        """An episode's sums, times and description from the events it keeps."""
         members = [stored[r] for r in ep.event_ids]
         ep.text_sum = ep.visual_sum = None
         ep.visual_count = 0
@@ -757,14 +780,11 @@ class RetrievalMemory(SearchMixin):
     def _repool_topic(self, topic: Topic) -> None:
         """A topic's sums and description from the episodes it keeps."""
         h = self.hierarchy
-        topic.text_sum = topic.visual_sum = None
-        topic.visual_count = 0
-        for e in topic.episode_ids:
-            ep = h.episodes[e]
-            topic.text_sum = add_vector(topic.text_sum, ep.text_vec)
-            if ep.visual_vec is not None:
-                topic.visual_sum = add_vector(topic.visual_sum, ep.visual_vec)
-                topic.visual_count += 1
+        episodes = [h.episodes[e] for e in topic.episode_ids]
+        topic.text_sum = _sum_of_units([ep.text_sum for ep in episodes])
+        visual = [ep.visual_sum for ep in episodes if ep.visual_sum is not None]
+        topic.visual_sum = _sum_of_units(visual)
+        topic.visual_count = len(visual)
         topic.description = extractive_summary(
             h.episodes[e].description for e in topic.episode_ids
         )

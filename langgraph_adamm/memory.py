@@ -7,6 +7,7 @@ import copy
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -624,8 +625,12 @@ class Memory:
                 "these rounds are in the retrieval memory, which this Memory "
                 "was opened without; open it with retrieval on to forget them"
             )
-        # locks in the order indexing takes them: index, then the database
-        with self.db.index_lock:
+        # locks in the order indexing takes them: index, the retrieval state
+        # (no search sees half of it), then the database
+        state: AbstractContextManager[Any] = (
+            retrieval.state_lock if retrieval is not None else nullcontext()
+        )
+        with self.db.index_lock, state:
             try:
                 with self.db.transaction():
                     report.analytic = self.analytic.forget_rounds(ids)

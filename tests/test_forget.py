@@ -535,3 +535,51 @@ def test_an_analytic_only_memory_forgets_without_a_model():
         m.ingest(history_from_dict(history()))
         report = m.forget([planted_round(m)])
         assert report.retrieval is None and text_cells(m, PLANT) == []
+
+
+def test_searches_running_while_rounds_are_forgotten_never_see_half_a_forget(
+    tmp_path,
+):
+    """A search holds the retrieval state while it reads it, and a forget
+    changes it whole: no search fails, and once a forget has returned no
+    search returns its round."""
+    import random
+    import threading
+
+    from tools.everyday_history import generate_everyday
+
+    path, _ = generate_everyday(days=12, seed=2).write(tmp_path)
+    with open_memory(user="everyday-2", approximate_search_above=50) as m:
+        m.ingest(path)
+        assert m.retrieval._text_index.approximate
+        rounds = m.rounds_to_forget(everything=True)
+        doomed = random.Random(0).sample(rounds, 30)
+        gone: set[str] = set()
+        errors: list[BaseException] = []
+        stop = threading.Event()
+
+        def search() -> None:
+            try:
+                while not stop.is_set():
+                    before = set(gone)
+                    for q in ("sleep", "coffee receipt", "a run in the park"):
+                        units = m.semantic_match(q, "event", 15)
+                        units += m.event_locate(q, 3)
+                        units += m.semantic_match(q, "episode", 5)
+                        found = {u.unit_id for u in units}
+                        found |= {n.unit_id for u in units for n in u.neighbours}
+                        assert not found & before, found & before
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        searchers = [threading.Thread(target=search) for _ in range(2)]
+        for t in searchers:
+            t.start()
+        for rid in doomed:
+            m.forget([rid])
+            gone.add(rid)
+        stop.set()
+        for t in searchers:
+            t.join(60)
+        assert not errors, errors[0]
+        assert len(m.retrieval.hierarchy.events) == len(rounds) - 30

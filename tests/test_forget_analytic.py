@@ -584,9 +584,18 @@ def test_correct_changes_one_value_and_what_depends_on_it() -> None:
         # Nothing else changed: other rows, other columns, other tables.
         after = dump(m)
         key = f"{m.analytic.namespace}.{t.table_name}"
-        special = ("adamm_observations", "adamm_schemas", "adamm_columns")
+        special = (
+            "adamm_observations",
+            "adamm_schemas",
+            "adamm_columns",
+            "adamm_column_stats",
+        )
         for name in before.keys() - {key, *(f"main.{n}" for n in special)}:
             assert after[name] == before[name], name
+        stats = "main.adamm_column_stats"  # only the corrected table's change
+        assert {r for r in after[stats] if r[1] != t.schema_id} == {
+            r for r in before[stats] if r[1] != t.schema_id
+        }
         cols = [c.name for c in t.all_columns]
         i = cols.index("total_sleep")
         assert len(after[key]) == len(before[key])
@@ -777,3 +786,35 @@ def test_all_confidence_drops_only_a_schema_the_forgetting_disqualified() -> Non
         assert name == ab.table_name
         assert "all-confidence 0.571" in why and "θ_a = 0.6" in why
         assert m.tables == [cd] and table_state(m, cd) == kept
+
+
+def test_a_reopened_memory_forgets_with_its_stored_column_statistics(tmp_path) -> None:
+    """Column statistics are stored with the tables: a reopened memory reads
+    them instead of counting every value again, they equal a fresh count, and
+    forgetting in place keeps them (and the tables) equal to a rebuild. Stored
+    statistics that cannot be read are counted again."""
+    data = generate_everyday(days=20, seed=3)
+    path = tmp_path / "m.duckdb"
+    with Memory(path, user_id=data.history["user_id"], retrieval=False) as m:
+        m.ingest(history_from_dict(data.history))
+        counted = copy.deepcopy(m.analytic._stats)
+    assert counted and set(counted) == {t.schema_id for t in m.tables}
+    with Memory(path, user_id=data.history["user_id"], retrieval=False) as m:
+        assert m.analytic._stats == counted  # read, not counted
+        drop = set(random.Random(1).sample(round_ids(data.history), 12))
+        rep = forget(m, drop)
+        assert rep.deleted_in_place
+        assert_tables_equal_their_rebuild(m)
+        kept = copy.deepcopy(m.analytic._stats)
+        sid = next(iter(kept))
+        m.db.execute(
+            "UPDATE adamm_column_stats SET stats = '{\"x\": 1}' WHERE schema_id = ?",
+            [sid],
+        )
+    with Memory(path, user_id=data.history["user_id"], retrieval=False) as m:
+        assert sid not in m.analytic._stats
+        assert {s: v for s, v in m.analytic._stats.items()} == {
+            s: v for s, v in kept.items() if s != sid
+        }
+        forget(m, set(random.Random(2).sample(round_ids(data.history), 5)) - drop)
+        assert_tables_equal_their_rebuild(m)

@@ -295,7 +295,10 @@ def test_deleted_rows_are_skipped_erased_and_persisted(tmp_path, above):
     assert len(index) == len(fresh) == 2700 and len(index.dead_rows) == 300
     queries = clustered(40, seed=1)
     got, want = index.search_many(queries, 10), fresh.search_many(queries, 10)
-    overlap = [len({r for _, r in g} & {r for _, r in w}) / 10 for g, w in zip(got, want, strict=True)]  # fmt: skip
+    overlap = [
+        len({r for _, r in g} & {r for _, r in w}) / 10
+        for g, w in zip(got, want, strict=True)
+    ]
     assert np.mean(overlap) >= (1.0 if above is None else 0.95)
     if above is None:
         assert got == want

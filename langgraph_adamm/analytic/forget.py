@@ -378,7 +378,7 @@ class ForgetMixin(MaterializerMixin):
             plain = [replace(c, description="") for c in columns]
             new = self._described(sid, table.attributes, plain, None)
         self._tables[sid] = new
-        self._stats[sid] = stats
+        self._keep_stats(sid, stats)
         self._write_schema(new)
         return True
 

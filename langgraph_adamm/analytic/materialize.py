@@ -29,6 +29,7 @@ do not fit their column are recorded in ``adamm_cast_problems``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -293,7 +294,7 @@ class MaterializerMixin:
         )
         self.db.execute(f"CREATE OR REPLACE TABLE {self.qualified(table)} ({col_defs})")
         self._tables[schema_id] = table
-        self._stats[schema_id] = stats
+        self._keep_stats(schema_id, stats)
         self.db.execute(
             "DELETE FROM adamm_cast_problems WHERE user_id = ? AND schema_id = ?",
             [self.user_id, schema_id],
@@ -406,9 +407,48 @@ class MaterializerMixin:
                 ],
             )
 
+    def _keep_stats(self, schema_id: int, stats: dict[str, ColumnStats]) -> None:
+        """Hold a table's column statistics, and store them beside its rows."""
+        self._stats[schema_id] = stats
+        self.db.execute(
+            "INSERT OR REPLACE INTO adamm_column_stats (user_id, schema_id, stats) "
+            "VALUES (?, ?, ?)",
+            [
+                self.user_id,
+                schema_id,
+                json.dumps({a: st.to_json() for a, st in sorted(stats.items())}),
+            ],
+        )
+
+    def _load_stats(self) -> None:
+        """Read the stored column statistics of every table.
+
+        A table without them, or with unreadable ones, has them counted again
+        when they are needed.
+        """
+        for sid, text in self.db.fetchall(
+            "SELECT schema_id, stats FROM adamm_column_stats WHERE user_id = ?",
+            [self.user_id],
+        ):
+            table = self._tables.get(sid)
+            try:
+                stats = {
+                    a: ColumnStats.from_json(t) for a, t in json.loads(text).items()
+                }
+            except (ValueError, AttributeError):
+                continue
+            if table is not None and set(stats) == set(table.attributes):
+                self._stats[sid] = stats
+
     def _drop(self, table: TableSchema) -> None:
         self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")
-        for meta in ("adamm_schemas", "adamm_columns", "adamm_cast_problems"):
+        meta_tables = (
+            "adamm_schemas",
+            "adamm_columns",
+            "adamm_cast_problems",
+            "adamm_column_stats",
+        )
+        for meta in meta_tables:
             self.db.execute(
                 f"DELETE FROM {meta} WHERE user_id = ? AND schema_id = ?",
                 [self.user_id, table.schema_id],
@@ -427,7 +467,7 @@ class MaterializerMixin:
                 if is_row(frozenset(r[4]), member, self.config.match_fraction)
             ]
             stats = self._column_stats(table.attributes, rows)
-            self._stats[table.schema_id] = stats
+            self._keep_stats(table.schema_id, stats)
         return stats
 
     def _append_or_rebuild(
@@ -449,9 +489,8 @@ class MaterializerMixin:
         if not rows:
             return False
         if table.schema_id not in self._stats:
-            # Statistics read back from the database already hold this batch.
-            self._table_stats(table, member)
-            stats = self._stats[table.schema_id]
+            # Statistics counted from the stored observations hold this batch.
+            stats = self._table_stats(table, member)
             stale = True
         else:
             stats = self._stats[table.schema_id]
@@ -478,6 +517,8 @@ class MaterializerMixin:
             if existing:
                 self._materialize(table.schema_id, table.attributes, None, member)
                 return True
+        else:
+            self._keep_stats(table.schema_id, stats)
         self._insert_rows(table, rows)
         return False
 

@@ -207,6 +207,7 @@ class AnalyticMemory(ForgetMixin):
         self._ids: dict[Pattern, int] = {
             t.attributes: s for s, t in self._tables.items()
         }
+        self._load_stats()
 
     @property
     def tables(self) -> list[TableSchema]:

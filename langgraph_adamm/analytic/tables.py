@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -311,6 +312,52 @@ class ColumnStats:
         if v.unit:
             return _remove_from(self.units, v.unit, v.number) and known
         return self.bare.remove(v.number) and known
+
+    def to_json(self) -> str:
+        """The statistics as text that :meth:`from_json` reads back exactly."""
+        return json.dumps(
+            {
+                "format": 1,
+                "kinds": dict(sorted(self.kinds.items())),
+                "units": {u: _fields(st) for u, st in sorted(self.units.items())},
+                "bare": _fields(self.bare),
+                "clocks": _fields(self.clocks),
+                "ambiguous": [
+                    [unit, sep, _fields(read), _fields(other)]
+                    for (unit, sep), (read, other) in sorted(self.ambiguous.items())
+                ],
+                "comma_decimals": self.comma_decimals,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> ColumnStats:
+        """Statistics written by :meth:`to_json`.
+
+        Raises:
+            ValueError: for text that is not such statistics.
+        """
+        try:
+            d = json.loads(text)
+            if d.pop("format") != 1:
+                raise ValueError("unknown format")
+            return cls(
+                Counter({str(k): int(n) for k, n in d["kinds"].items()}),
+                {str(u): _Stats(**st) for u, st in d["units"].items()},
+                _Stats(**d["bare"]),
+                _Stats(**d["clocks"]),
+                {
+                    (str(u), str(sep)): (_Stats(**read), _Stats(**other))
+                    for u, sep, read, other in d["ambiguous"]
+                },
+                int(d["comma_decimals"]),
+            )
+        except (TypeError, KeyError, AttributeError, ValueError) as exc:
+            raise ValueError(f"not column statistics: {exc}") from exc
+
+
+def _fields(st: _Stats) -> dict[str, Any]:
+    return dict(st.__dict__)
 
 
 def _remove_from(units: dict[str, _Stats], unit: str, x: float) -> bool:

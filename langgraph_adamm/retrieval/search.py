@@ -6,6 +6,7 @@ combines the two.
 
 from __future__ import annotations
 
+import threading
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -70,6 +71,7 @@ class SearchMixin:
     _text_owner: array[int]
     _visual_index: VectorIndex | None
     _visual_owner: array[int]
+    state_lock: threading.RLock
 
     def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
         """An event's rows in the text and the visual index.
@@ -190,6 +192,18 @@ class SearchMixin:
             )
         _require_positive(result_budget, "result_budget")
         q_text, q_visual = self._query_vectors(query_content)
+        with self.state_lock:
+            return self._semantic_match(
+                q_text, q_visual, retrieval_scope, result_budget
+            )
+
+    def _semantic_match(
+        self,
+        q_text: np.ndarray,
+        q_visual: np.ndarray | None,
+        retrieval_scope: Scope,
+        result_budget: int,
+    ) -> list[MemoryUnit]:
         if retrieval_scope == "event":
             scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
             best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:result_budget]
@@ -247,17 +261,22 @@ class SearchMixin:
     ) -> list[MemoryUnit]:
         """EventLocate: the best events, each with its neighbours in its session."""
         w = self.config.event_window if window is None else window
-        units = self.semantic_match(query_content, "event", result_budget)
-        for unit in units:
-            session = self.session_rounds(unit.session_id or "")
-            at = session.index(unit.unit_id)
-            around = [
-                r for r in session[max(0, at - w) : at + w + 1] if r != unit.unit_id
-            ]
-            unit.neighbours = [
-                self._unit_of(ev, 0.0) for ev in self.hierarchy.events.many(around)
-            ]
+        _require_positive(result_budget, "result_budget")
+        q_text, q_visual = self._query_vectors(query_content)
+        with self.state_lock:
+            units = self._semantic_match(q_text, q_visual, "event", result_budget)
+            for unit in units:
+                self._add_neighbours(unit, w)
         return units
+
+    def _add_neighbours(self, unit: MemoryUnit, w: int) -> None:
+        """An event's neighbours: up to ``w`` rounds either side in its session."""
+        session = self.session_rounds(unit.session_id or "")
+        at = session.index(unit.unit_id)
+        around = [r for r in session[max(0, at - w) : at + w + 1] if r != unit.unit_id]
+        unit.neighbours = [
+            self._unit_of(ev, 0.0) for ev in self.hierarchy.events.many(around)
+        ]
 
     def retrieve_rounds(
         self, query: str, k: int = 10, *, hierarchical: bool = True
@@ -270,6 +289,16 @@ class SearchMixin:
         """
         _require_positive(k, "k")
         q_text, q_visual = self._query_vectors(query)
+        with self.state_lock:
+            return self._retrieve_rounds(q_text, q_visual, k, hierarchical)
+
+    def _retrieve_rounds(
+        self,
+        q_text: np.ndarray,
+        q_visual: np.ndarray | None,
+        k: int,
+        hierarchical: bool,
+    ) -> list[str]:
         scores = self.event_scores(q_text, q_visual, max(100, 10 * k))
         if hierarchical and self.config.episode_context_weight > 0:
             g = self.config.episode_context_weight

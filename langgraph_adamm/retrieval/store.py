@@ -12,6 +12,7 @@ vectors, so a reopened memory returns the same results.
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from array import array
 from collections.abc import Callable, Sequence
@@ -210,6 +211,10 @@ class RetrievalMemory(SearchMixin):
         self.text_encoder = text_encoder
         self.visual_encoder = visual_encoder
         self.config = config or AdaMMConfig()
+        self.state_lock = threading.RLock()
+        """Held while the in-memory state changes (indexing a batch, forgetting)
+        and while a search reads it, so that no search sees half a change.
+        Taken after ``db.index_lock`` and before any transaction."""
         self._check_encoders()
         self.reload()
 
@@ -604,7 +609,7 @@ class RetrievalMemory(SearchMixin):
             view_rows.append((batch[j][1].round_id, view, "text", vectors[k]))
             if not view.startswith(TURN_VIEW_PREFIX):
                 text_new.append((start + j, vectors[k]))
-        with self.db.transaction():
+        with self.state_lock, self.db.transaction():
             touched_eps: set[int] = set()
             touched_topics: set[int] = set()
             for ev in events:
@@ -624,7 +629,7 @@ class RetrievalMemory(SearchMixin):
                 "(SELECT unnest(?::VARCHAR[]))",
                 [self.user_id, [r.round_id for _, r in batch]],
             )
-        self._add_views(text_new, visual_new)
+            self._add_views(text_new, visual_new)
 
     # -- forgetting ---------------------------------------------------------
     def forget_rounds(self, round_ids: Sequence[str]) -> RetrievalForget:
@@ -634,14 +639,14 @@ class RetrievalMemory(SearchMixin):
         keeps (sums, times, description; a closed episode is described again
         by the model when there is one), or removed when none is left; each
         topic that loses or changes episodes likewise. The vector rows of the
-        rounds are deleted from the indexes (an exact index in place, an HNSW
-        graph by building it again), and the persisted index files are deleted
+        rounds are deleted from the indexes (marked dead and zeroed; see
+        :meth:`VectorIndex.remove`), and the persisted index files are deleted
         (written again on close or by the next indexing). Joins a caller's
         transaction (the caller then calls :meth:`forget_saved` after its
         commit, and reloads on failure); otherwise, on failure, the in-memory
         state is read again.
         """
-        with self.db.index_lock:
+        with self.db.index_lock, self.state_lock:
             outer = self.db.in_transaction  # the caller commits, or rolls back
             try:
                 with self.db.transaction():

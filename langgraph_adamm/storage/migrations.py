@@ -193,4 +193,19 @@ MIGRATIONS.append(
         ],
     )
 )
+MIGRATIONS.append(
+    (
+        6,
+        "each table's column statistics (what its types and units are decided "
+        "from), kept with its rows, so that a reopened memory need not count them",
+        [
+            """CREATE TABLE adamm_column_stats (
+                user_id VARCHAR NOT NULL,
+                schema_id INTEGER NOT NULL,
+                stats VARCHAR NOT NULL,
+                PRIMARY KEY (user_id, schema_id)
+            )""",
+        ],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]

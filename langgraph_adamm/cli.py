@@ -196,6 +196,7 @@ def _tables(args: argparse.Namespace) -> int:
 
 def _forget(args: argparse.Namespace) -> int:
     from langgraph_adamm.memory import Memory
+    from langgraph_adamm.storage.compact import compact
 
     if not Path(args.db).exists():
         raise AdaMMError(f"no memory database at {args.db}")
@@ -224,14 +225,29 @@ def _forget(args: argparse.Namespace) -> int:
             everything=args.everything,
             dry_run=not args.yes,
         )
-        if args.json:
-            print(json.dumps(dataclasses.asdict(report), default=str))
-        else:
+        if not args.json:
             print(report)
             if report.dry_run and report.round_ids:
                 print("nothing was changed; run again with --yes to forget them")
+    out = dataclasses.asdict(report)
     if args.yes and report.round_ids:
-        _checkpoint(args.db, args.wait)
+        if args.compact:
+            compacted = compact(args.db, wait=args.wait)
+            out["compacted"] = dataclasses.asdict(compacted)
+            if not args.json:
+                print(compacted)
+        else:
+            _checkpoint(args.db, args.wait)
+    if args.json:
+        print(json.dumps(out, default=str))
+    return 0
+
+
+def _compact(args: argparse.Namespace) -> int:
+    from langgraph_adamm.storage.compact import compact
+
+    report = compact(args.db, wait=args.wait)
+    print(json.dumps(dataclasses.asdict(report)) if args.json else report)
     return 0
 
 
@@ -581,7 +597,23 @@ def build_parser() -> argparse.ArgumentParser:
     fg.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                     help="wait this long for another writing process")  # fmt: skip
     fg.add_argument("--json", action="store_true", help="print the report as JSON")
+    fg.add_argument(
+        "--compact",
+        action="store_true",
+        help="then rewrite the file without the freed space (see adamm compact)",
+    )
     fg.set_defaults(func=_forget)
+
+    cp = sub.add_parser(
+        "compact",
+        help="rewrite a memory file without the space deleted rows left (DuckDB "
+        "never gives it back by itself); the file must not be open elsewhere",
+    )
+    cp.add_argument("--db", required=True, help="memory database file (DuckDB)")
+    cp.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                    help="wait this long for another writing process")  # fmt: skip
+    cp.add_argument("--json", action="store_true", help="print the sizes as JSON")
+    cp.set_defaults(func=_compact)
 
     ev = sub.add_parser("eval", help="retrieval evaluation on a benchmark")
     ev.add_argument("benchmark", choices=["mem-gallery"], help="benchmark format")

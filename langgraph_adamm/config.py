@@ -128,6 +128,12 @@ class AdaMMConfig:
     """Views longer than the text model's window (256 tokens for MiniLM) are
     cut at sentence ends into pieces stored as views of their own (``round|2``
     ...), instead of being truncated; event scores take the best piece."""
+    round_view_with_images: bool = True
+    """Whether a round with images also gets a whole-round view (dialogue,
+    captions and OCR in one text) beside its dialogue, caption and OCR views.
+    Off, such a round's text vector is the mean of those views, and about a
+    quarter fewer tokens are encoded on an image-heavy history (Mem-Gallery);
+    recall with each setting is in BENCHMARKS.md."""
     approximate_search_above: int | None = 100_000
     """Past this many vectors in one index, event search switches from exact
     FAISS search to an HNSW graph (recall against exact search in

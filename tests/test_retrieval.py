@@ -523,3 +523,54 @@ def test_long_views_are_stored_in_pieces_and_their_tail_is_found():
             else:
                 assert views == ["round"]
     assert scores[True]["S1:1"] > scores[False]["S1:1"] + 0.1
+
+
+def test_without_whole_round_views_an_image_round_is_the_mean_of_its_views():
+    """round_view_with_images=False: a round with images is encoded as its
+    dialogue, caption and OCR views only, and its text vector is their mean;
+    a round without images keeps its whole-round view."""
+    rounds = [
+        {
+            "user": "Here is the receipt from the hardware store.",
+            "assistant": "Got it, I will file it.",
+            "images": [
+                {"image_id": "R1", "caption": "A paper receipt", "ocr": "Nails $4.10"}
+            ],
+        },
+        {"user": "Where can I buy fresh sourdough bread nearby?"},
+    ]
+    doc = {
+        "user_id": "u",
+        "sessions": [{"session_id": "S1", "date": "2026-03-01", "rounds": rounds}],
+    }
+    with open_memory(config=AdaMMConfig(round_view_with_images=False)) as m:
+        m.ingest(history_from_dict(doc))
+        views = {
+            (r, v)
+            for r, v in m.db.fetchall(
+                "SELECT round_id, view FROM adamm_event_views WHERE modality = 'text'"
+            )
+        }
+        assert views == {
+            ("S1:1", "dialogue"),
+            ("S1:1", "caption:R1"),
+            ("S1:1", "ocr:R1"),
+            ("S1:2", "round"),
+        }
+        parts = TEXT.encode(
+            [
+                "Here is the receipt from the hardware store.\nGot it, I will file it.",
+                "A paper receipt",
+                "Nails $4.10",
+            ]
+        )
+        mean = parts.mean(axis=0)
+        event = m.retrieval.hierarchy.events["S1:1"]
+        assert np.allclose(event.text_vec, mean / np.linalg.norm(mean), atol=1e-5)
+        assert m.semantic_match("receipt for nails", "event", 1)[0].unit_id == "S1:1"
+    with open_memory() as m:  # the default keeps the whole-round view
+        m.ingest(history_from_dict(doc))
+        assert m.db.fetchall(
+            "SELECT count(*) FROM adamm_event_views WHERE round_id = 'S1:1' AND "
+            "view = 'round'"
+        ) == [(1,)]

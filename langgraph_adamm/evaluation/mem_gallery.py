@@ -16,14 +16,18 @@ import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.errors import HistoryFormatError
 from langgraph_adamm.history import History, Question, history_from_dict
 from langgraph_adamm.retrieval.encoders import TextEncoder
 from langgraph_adamm.retrieval.store import round_text
+
+if TYPE_CHECKING:
+    from langgraph_adamm.config import AdaMMConfig
 
 EXCLUDED_TYPES = frozenset({"AR"})
 
@@ -201,8 +205,11 @@ def evaluate(
     log: Callable[[str], None] | None = None,
     rerank: str | None = None,
     model: Any = None,
+    config: AdaMMConfig | None = None,
 ) -> dict[str, Any]:
     """Ingest each scenario into its own memory and score every method.
+
+    ``config`` sets up each memory (default: the defaults).
 
     Returns ``{"k": K, "questions": N, "methods": {NAME: {"overall": {...},
     "by_type": {TYPE: {...}}}}}`` with precision, recall and hit averaged over
@@ -233,11 +240,9 @@ def evaluate(
     }
     forest_stats: dict[str, list[float]] = defaultdict(list)
     access: dict[str, int] = {"direct": 0, "recoverable": 0, "no_access": 0}
-    config = (
-        AdaMMConfig(turn_views=True, forest=ForestConfig(offline=True))
-        if rerank
-        else AdaMMConfig()
-    )
+    config = config or AdaMMConfig()
+    if rerank:
+        config = replace(config, turn_views=True, forest=ForestConfig(offline=True))
     total = 0
     for file in files:
         history, questions = load_scenario(file)

@@ -453,7 +453,7 @@ class Hierarchy:
 
     def add_event(self, event: Event) -> HierarchyChange:
         """Insert the next event in history order."""
-        self._stacked.clear()
+        self._stacked.pop("episode", None)  # topics change only when one closes
         change = HierarchyChange()
         if not self.joins_current(event):
             if self.current is not None:
@@ -477,24 +477,29 @@ class Hierarchy:
             e.text for e in self.events.many(ep.event_ids[:SUMMARY_SCAN])
         )
         change.episodes.add(ep.episode_id)
-        self._stacked.clear()
+        self._stacked.pop("episode", None)
         return change
 
     def close_current(self) -> int:
         """Close the current episode and attach it to its best topic (or a new one)."""
         assert self.current is not None
-        self._stacked.clear()
+        self._stacked.pop("episode", None)
         ep = self.episodes[self.current]
         ep.closed = True
         if self.on_episode_closed is not None:
             self.on_episode_closed(ep, self)
-        best, best_sim = None, self.config.topic_threshold
-        for topic in self.topics.values():
-            sim = self._fused(
-                ep.text_vec, ep.visual_vec, topic.text_vec, topic.visual_vec
+        best: Topic | None = None
+        topics = self.node_vectors("topic")  # one matrix product for all topics
+        if topics.nodes:
+            sims = topics.scores(
+                ep.text_vec,
+                ep.visual_vec,
+                self.config.text_weight,
+                self.config.visual_weight,
             )
-            if sim > best_sim:
-                best, best_sim = topic, sim
+            at = int(np.argmax(sims))  # the first of equals, as topics were made
+            if sims[at] > self.config.topic_threshold:
+                best = topics.nodes[at]  # type: ignore[assignment]
         if best is None:
             best = Topic(self._next_id("topic", self.topics))
             self.topics[best.topic_id] = best

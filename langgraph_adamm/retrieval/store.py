@@ -549,9 +549,11 @@ class RetrievalMemory(SearchMixin):
                 owners.append((j, chunk_view(view, k)))
 
         full_texts = [round_text(rnd) for _, rnd in batch]
+        whole = self.config.round_view_with_images
         for j, (_, rnd) in enumerate(batch):
             full = full_texts[j]
-            if full:  # an image-only round has no text vector, not a made-up one
+            # an image-only round has no text vector, not a made-up one
+            if full and (whole or not rnd.images):
                 add(j, "round", full)
             dialogue = "\n".join(x for x in (rnd.user, rnd.assistant) if x)
             if rnd.images and dialogue:
@@ -574,6 +576,13 @@ class RetrievalMemory(SearchMixin):
         full_vec: dict[int, np.ndarray] = {
             j: vectors[k] for k, (j, view) in enumerate(owners) if view == "round"
         }
+        if not whole:  # a round without a whole view: the mean of its views
+            parts: dict[int, list[np.ndarray]] = {}
+            for k, (j, view) in enumerate(owners):
+                if j not in full_vec and not view.startswith(TURN_VIEW_PREFIX):
+                    parts.setdefault(j, []).append(vectors[k])
+            for j, vecs in parts.items():
+                full_vec[j] = normalize_rows(np.mean(vecs, axis=0))[0]
         start = len(self.hierarchy.events)
         events: list[Event] = []
         view_rows: list[tuple[str, str, str, np.ndarray]] = []

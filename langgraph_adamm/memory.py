@@ -152,7 +152,8 @@ class ForgetReport:
         if a is not None:
             lines.append(
                 f"analytic: {a.observations} observation(s), {a.patterns_changed} "
-                f"pattern count(s) changed, tables rebuilt: "
+                f"pattern count(s) changed, rows deleted from: "
+                f"{', '.join(a.deleted_in_place) or 'none'}, tables rebuilt: "
                 f"{', '.join(a.rebuilt) or 'none'}"
             )
             lines += [f"table {name} dropped: {why}" for name, why in a.dropped]

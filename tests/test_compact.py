@@ -114,3 +114,19 @@ def test_command_line_forget_then_compact(tmp_path, capsys):
     assert "compacted" in capsys.readouterr().out
     assert main(["compact", "--db", str(tmp_path / "none.duckdb")]) == 2
     assert "no memory database" in capsys.readouterr().err
+
+
+def test_compaction_refuses_a_file_open_in_this_process_and_keeps_its_mode(tmp_path):
+    """DuckDB lets one process open a file twice, so its lock cannot keep an
+    open Memory's file from being replaced under it: compact refuses. The
+    compacted file keeps the original's permissions."""
+    path, _, rid, user = planted(tmp_path)
+    with Memory(path, user_id=user, retrieval=False) as m:
+        with pytest.raises(StorageError, match="open in this process"):
+            compact(path)
+        m.forget([rid])  # the Memory still works on its file
+    path.chmod(0o600)
+    compact(path)
+    assert path.stat().st_mode & 0o777 == 0o600
+    with Memory(path, user_id=user, retrieval=False) as m:
+        assert rid not in m.rounds_to_forget(everything=True)

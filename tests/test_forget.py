@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 import pytest
@@ -583,3 +584,55 @@ def test_searches_running_while_rounds_are_forgotten_never_see_half_a_forget(
             t.join(60)
         assert not errors, errors[0]
         assert len(m.retrieval.hierarchy.events) == len(rounds) - 30
+
+
+def test_forget_rounds_inside_a_transaction_needs_the_state_lock_first():
+    """A search holds the retrieval state, then reads the database: taking
+    the state inside a transaction could deadlock with it, so it is refused
+    unless taken before (as Memory.forget does)."""
+    with open_memory() as m:
+        m.ingest(history_from_dict(history()))
+        r = m.retrieval
+        with m.db.transaction():
+            with pytest.raises(AdaMMError, match="state_lock"):
+                r.forget_rounds(["S2-3"])
+        with m.db.index_lock, r.state_lock, m.db.transaction():
+            r.forget_rounds(["S2-3"])
+        assert "S2-3" not in r.hierarchy.events
+
+
+def test_a_failed_indexing_batch_is_undone_before_any_search_reads_it(monkeypatch):
+    """Indexing a batch changes the retrieval state under its lock and, when
+    the batch fails, reloads it under the same lock: a search never sees the
+    batch's uncommitted events or a half-reloaded index."""
+    import threading
+
+    with open_memory() as m:
+        doc = history()
+        first = {**doc, "sessions": doc["sessions"][:2]}
+        m.ingest(history_from_dict(first))
+        r = m.retrieval
+        before = search_state(m)
+        seen: list[Any] = []
+        searches: list[threading.Thread] = []
+        real_load = r._load_indexes
+
+        def load_with_a_search() -> None:
+            # a search started while the reload holds the state waits for it
+            t = threading.Thread(target=lambda: seen.append(search_state(m)))
+            searches.append(t)
+            t.start()
+            t.join(0.5)
+            seen.append(t.is_alive())
+            real_load()
+
+        def failing(*args: Any, **kw: Any) -> None:
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(r, "_write", failing)
+        monkeypatch.setattr(r, "_load_indexes", load_with_a_search)
+        with pytest.raises(RuntimeError, match="disk full"):
+            m.ingest(history_from_dict(doc))
+        searches[0].join(60)
+        assert seen[0] is True  # blocked until the reload was done
+        assert seen[1] == before  # and then saw the committed state

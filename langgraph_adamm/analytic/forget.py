@@ -331,11 +331,14 @@ class ForgetMixin(MaterializerMixin):
         """
         sid = table.schema_id
         fraction = self.config.match_fraction
+        # a record is a row by all its attributes (as when it was appended);
+        # its values in the table's columns are what the statistics counted
         rows = [
             {a: o for a, o in best.items() if a in table.attributes}
             for best in forgotten
+            if is_row(frozenset(best), member, fraction)
         ]
-        rows = [r for r in rows if r and is_row(frozenset(r), member, fraction)]
+        rows = [r for r in rows if r]
         stats = self._stats.get(sid)
         if stats is None:
             # Read back now, the rounds' observations being deleted: the rest.
@@ -354,11 +357,15 @@ class ForgetMixin(MaterializerMixin):
             if decided != col.decision:
                 self._stats.pop(sid, None)  # the rebuild counts them again
                 return False
-        self.db.execute(
+        deleted = self.db.execute(
             f"DELETE FROM {self.qualified(table)} WHERE source IN "
             "(SELECT unnest(?::VARCHAR[]))",
             [round_ids],
-        )
+        ).fetchall()
+        if deleted and deleted[0][0] != len(rows):
+            # the table did not hold what its statistics counted: rebuild
+            self._stats.pop(sid, None)
+            return False
         columns: list[Column] = []
         for col in table.columns:
             gone = {
@@ -383,11 +390,14 @@ class ForgetMixin(MaterializerMixin):
         return True
 
     def _samples(self, table: TableSchema, col: Column) -> tuple[str, ...]:
-        """A column's first few distinct values, in row order, read from its table."""
+        """A column's first few distinct values, read from its table.
+
+        In history order, a round's records in the order they were stored.
+        """
         name = quote_ident(col.name)
         values = self.db.fetchall(
-            f"SELECT v FROM (SELECT {name} AS v, min(rowid) AS first FROM "
-            f"{self.qualified(table)} WHERE {name} IS NOT NULL GROUP BY {name}) "
+            f'SELECT v FROM (SELECT {name} AS v, min(("order", rowid)) AS first '
+            f"FROM {self.qualified(table)} WHERE {name} IS NOT NULL GROUP BY {name}) "
             f"ORDER BY first LIMIT {SAMPLES}"
         )
         return sample_values(v for (v,) in values)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +39,7 @@ from langgraph_adamm.analytic.describe import TableDescriber
 from langgraph_adamm.analytic.extraction.base import Observation, Provenance
 from langgraph_adamm.analytic.mining import Pattern, PatternCounts
 from langgraph_adamm.analytic.tables import (
+    SAMPLES,
     Column,
     ColumnDecision,
     ColumnStats,
@@ -215,14 +216,21 @@ class MaterializerMixin:
         return f"{quote_ident(self.namespace)}.{quote_ident(table.table_name)}"
 
     def _stored_observations(self, attributes: Pattern) -> list[Row]:
-        """Every processed record carrying any of the attributes, with its values."""
+        """Every processed record carrying any of the attributes.
+
+        With all its values: whether a record is a row depends on all its
+        attributes, as when a batch's records are appended.
+        """
         rows = self.db.fetchall(
             'SELECT o.round_id, coalesce(o.record, 0), r."order", r.time, '
             f"{OBSERVATION_FIELDS} FROM adamm_observations o JOIN adamm_rounds r "
-            "USING (user_id, round_id) WHERE o.user_id = ? AND o.attribute IN "
-            "(SELECT unnest(?::VARCHAR[])) "
+            "USING (user_id, round_id) JOIN (SELECT DISTINCT round_id, "
+            "coalesce(record, 0) AS rec FROM adamm_observations WHERE user_id = ? "
+            "AND attribute IN (SELECT unnest(?::VARCHAR[]))) k "
+            "ON k.round_id = o.round_id AND k.rec = coalesce(o.record, 0) "
+            "WHERE o.user_id = ? "
             'ORDER BY r."order", 2',
-            [self.user_id, sorted(attributes)],
+            [self.user_id, sorted(attributes), self.user_id],
         )
         grouped: dict[
             tuple[str, int], tuple[int, datetime | None, list[Observation]]
@@ -520,7 +528,33 @@ class MaterializerMixin:
         else:
             self._keep_stats(table.schema_id, stats)
         self._insert_rows(table, rows)
+        self._add_samples(table, rows)
         return False
+
+    def _add_samples(self, table: TableSchema, rows: Sequence[Row]) -> None:
+        """Give columns short of examples some from appended rows.
+
+        A column with fewer than :data:`SAMPLES` examples takes them from the
+        rows in order, and the table is described again, as a rebuild would.
+        """
+        columns: list[Column] = []
+        for col in table.columns:
+            if len(col.samples) < SAMPLES:
+                new = (
+                    cell(col.decision, r[4][col.attribute])[0]
+                    for r in rows
+                    if col.attribute in r[4]
+                )
+                col = replace(col, samples=sample_values([*col.samples, *new]))
+            columns.append(col)
+        if all(
+            c.samples == o.samples for c, o in zip(columns, table.columns, strict=True)
+        ):
+            return
+        plain = [replace(c, description="") for c in columns]
+        described = self._described(table.schema_id, table.attributes, plain, None)
+        self._tables[table.schema_id] = replace(described, version=table.version)
+        self._write_schema(self._tables[table.schema_id])
 
     def _insert_rows(self, table: TableSchema, rows: Sequence[Row]) -> None:
         if not rows:

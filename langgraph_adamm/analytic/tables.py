@@ -177,9 +177,9 @@ class _Stats:
         return self.bigs > 0
 
     def add(self, x: float) -> None:
-        """Count one number."""
+        """Count one number (an infinite one counts as big, not in the logs)."""
         self.n += 1
-        if x > 0:
+        if x > 0 and math.isfinite(x):
             self.positive += 1
             self.log_units += _log_units(x)
         if x < self.low:
@@ -205,7 +205,7 @@ class _Stats:
         if self.n <= 0 or not self.low <= x <= self.high:
             return False
         self.n -= 1
-        if x > 0:
+        if x > 0 and math.isfinite(x):
             self.positive -= 1
             self.log_units -= _log_units(x)
         if not float(x).is_integer():

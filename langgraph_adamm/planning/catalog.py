@@ -49,7 +49,9 @@ def episode_cards(retrieval: RetrievalMemory | None) -> list[EpisodeCard]:
     if retrieval is None:
         return []
     out = []
-    for ep in retrieval.hierarchy.episodes.values():
+    with retrieval.state_lock:  # not while a forget changes the episodes
+        episodes = list(retrieval.hierarchy.episodes.values())
+    for ep in episodes:
         out.append(
             EpisodeCard(
                 f"episode:{ep.episode_id}",

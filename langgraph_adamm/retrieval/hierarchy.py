@@ -323,7 +323,10 @@ class NodeVectors:
         ):
             if q is None or not m.shape[1] or m.shape[1] != len(q):
                 continue
-            total += np.where(has, w * (m @ np.asarray(q, dtype=np.float32)), 0.0)
+            # cosines in float32 as np.dot gives them, fused in float64 as
+            # fuse() does, so that a node scores exactly what it would alone
+            sims = (m @ np.asarray(q, dtype=np.float32)).astype(np.float64)
+            total += np.where(has, w * sims, 0.0)
             weight += np.where(has, w, 0.0)
         return np.divide(total, weight, out=np.zeros(n), where=weight > 0)
 

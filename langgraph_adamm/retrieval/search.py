@@ -58,6 +58,31 @@ def _require_positive(value: object, name: str) -> None:
         raise ToolInputError(f"{name} must be a positive integer.")
 
 
+class StateLock:
+    """A reentrant lock that can tell whether the calling thread holds it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._owner: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> StateLock:
+        self._lock.acquire()
+        self._owner = threading.get_ident()
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if not self._depth:
+            self._owner = None
+        self._lock.release()
+
+    def held(self) -> bool:
+        """Whether the calling thread holds the lock."""
+        return self._owner == threading.get_ident()
+
+
 class SearchMixin:
     """Query methods; the state they read is built by ``RetrievalMemory``."""
 
@@ -71,7 +96,7 @@ class SearchMixin:
     _text_owner: array[int]
     _visual_index: VectorIndex | None
     _visual_owner: array[int]
-    state_lock: threading.RLock
+    state_lock: StateLock
 
     def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
         """An event's rows in the text and the visual index.

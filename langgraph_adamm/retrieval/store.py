@@ -12,7 +12,6 @@ vectors, so a reopened memory returns the same results.
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
 from array import array
 from collections.abc import Callable, Sequence
@@ -46,7 +45,7 @@ from langgraph_adamm.retrieval.hierarchy import (
     int64s,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
-from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin
+from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.rounds import load_rounds
 
@@ -59,6 +58,7 @@ _EVENT_VIEWS = (
 )
 """A user's event views other than single turns, in the order the indexes hold
 them (parameters: user id, the turn-view prefix)."""
+
 
 _Member = tuple[Any, str | None, np.ndarray | None, np.ndarray | None]
 """A stored event as an episode is pooled from: time, text, text and visual
@@ -211,10 +211,11 @@ class RetrievalMemory(SearchMixin):
         self.text_encoder = text_encoder
         self.visual_encoder = visual_encoder
         self.config = config or AdaMMConfig()
-        self.state_lock = threading.RLock()
-        """Held while the in-memory state changes (indexing a batch, forgetting)
-        and while a search reads it, so that no search sees half a change.
-        Taken after ``db.index_lock`` and before any transaction."""
+        self.state_lock = StateLock()
+        """Held while the in-memory state changes (indexing a batch, forgetting,
+        reloading) and while a search reads it, so that no search sees half a
+        change. Taken after ``db.index_lock`` and before any transaction (a
+        search takes it, then the database's)."""
         self._check_encoders()
         self.reload()
 
@@ -240,8 +241,9 @@ class RetrievalMemory(SearchMixin):
     # -- state --------------------------------------------------------------
     def reload(self) -> None:
         """Rebuild the hierarchy and the vector indexes from the database."""
-        self.hierarchy = self._read_hierarchy()
-        self._load_indexes()
+        with self.state_lock:
+            self.hierarchy = self._read_hierarchy()
+            self._load_indexes()
 
     def _read_hierarchy(self) -> Hierarchy:
         """Events (by position), episodes, topics and the current episode."""
@@ -474,11 +476,7 @@ class RetrievalMemory(SearchMixin):
         size = self.config.ingest_batch_size
         for i in range(0, len(pending), size):
             batch = pending[i : i + size]
-            try:
-                self._index_batch(batch, outcome)
-            except BaseException:
-                self.reload()
-                raise
+            self._index_batch(batch, outcome)
             outcome.indexed += len(batch)
             if progress:
                 progress(outcome.indexed, len(pending))
@@ -618,7 +616,26 @@ class RetrievalMemory(SearchMixin):
             view_rows.append((batch[j][1].round_id, view, "text", vectors[k]))
             if not view.startswith(TURN_VIEW_PREFIX):
                 text_new.append((start + j, vectors[k]))
-        with self.state_lock, self.db.transaction():
+        with self.state_lock:
+            try:
+                self._apply_batch(batch, outcome, problems_before, events,
+                                  view_rows, text_new, visual_new)  # fmt: skip
+            except BaseException:
+                self.reload()  # before any search sees what was not committed
+                raise
+
+    def _apply_batch(
+        self,
+        batch: Sequence[tuple[int, Round]],
+        outcome: IndexOutcome,
+        problems_before: int,
+        events: list[Event],
+        view_rows: list[tuple[str, str, str, np.ndarray]],
+        text_new: list[tuple[int, Any]],
+        visual_new: list[tuple[int, Any]],
+    ) -> None:
+        """Add a batch's events, views and vectors in one transaction."""
+        with self.db.transaction():
             touched_eps: set[int] = set()
             touched_topics: set[int] = set()
             for ev in events:
@@ -655,6 +672,13 @@ class RetrievalMemory(SearchMixin):
         commit, and reloads on failure); otherwise, on failure, the in-memory
         state is read again.
         """
+        if self.db.in_transaction and not self.state_lock.held():
+            # a search holds the state, then waits for the database: taking
+            # the state now, inside a transaction, could deadlock with it
+            raise AdaMMError(
+                "forget_rounds inside a transaction needs state_lock taken "
+                "before the transaction (Memory.forget does both)"
+            )
         with self.db.index_lock, self.state_lock:
             outer = self.db.in_transaction  # the caller commits, or rolls back
             try:

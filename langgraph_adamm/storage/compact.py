@@ -6,19 +6,22 @@ were half deleted was larger after ``CHECKPOINT`` and ``VACUUM``). The freed
 blocks also keep what was written in them until they are reused. Compacting
 copies every schema, table and sequence into a new file (``COPY FROM
 DATABASE``), checks that each table has as many rows in the copy, and only then
-puts the copy in the original's place; on any failure the original is left as
-it was and the partial copy is deleted. Persisted vector indexes stay valid:
-they are checked against the database's content, which the copy keeps.
+puts the copy in the original's place (with the original's permissions), while
+it still holds the writer's lock, so that no other process writes in between;
+on any failure the original is left as it was and the partial copy is deleted.
+Persisted vector indexes stay valid: they are checked against the database's
+content, which the copy keeps.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph_adamm.errors import StorageError
-from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.database import MemoryDatabase, open_in_this_process
 
 _COPY = "adamm_compacted"
 
@@ -43,8 +46,9 @@ class CompactReport:
 def compact(path: str | Path, *, wait: float = 0.0) -> CompactReport:
     """Rewrite a memory database file without the space of deleted rows.
 
-    The file must not be open elsewhere (a writer's lock is taken, waiting up
-    to ``wait`` seconds for another process to finish).
+    The file must not be open elsewhere: not in this process (refused), and
+    not in another one (a writer's lock is taken, waiting up to ``wait``
+    seconds for it to finish).
 
     Raises:
         StorageError: for a missing file, one in use, or a copy that fails or
@@ -53,12 +57,23 @@ def compact(path: str | Path, *, wait: float = 0.0) -> CompactReport:
     source = Path(path).expanduser().resolve()
     if not source.is_file():
         raise StorageError(f"no memory database at {path}")
+    if open_in_this_process(source):
+        raise StorageError(
+            f"{source} is open in this process (a Memory or database over it): "
+            "close it before compacting; nothing was changed"
+        )
     target = source.with_name(source.name + ".compacting")
+    wal = source.with_name(source.name + ".wal")
     _remove(target)
-    before = source.stat().st_size
     db = MemoryDatabase(source, wait=wait)  # migrated, and locked for writing
     try:
         db.execute("CHECKPOINT")
+        if wal.exists():
+            raise StorageError(
+                f"{source} still has a write-ahead log after CHECKPOINT; "
+                "nothing was changed"
+            )
+        before = source.stat().st_size
         name = db.fetchall("SELECT current_database()")[0][0]
         tables = db.fetchall(
             "SELECT schema_name, table_name FROM duckdb_tables() "
@@ -85,6 +100,9 @@ def compact(path: str | Path, *, wait: float = 0.0) -> CompactReport:
             db.execute(f"CHECKPOINT {_COPY}")
         finally:
             db.execute(f"DETACH {_COPY}")
+        _same_access(source, target)
+        # Still holding the lock: a process waiting to write opens the copy.
+        os.replace(target, source)
     except StorageError:
         _remove(target)
         raise
@@ -95,9 +113,15 @@ def compact(path: str | Path, *, wait: float = 0.0) -> CompactReport:
         ) from exc
     finally:
         db.close()
-    os.replace(target, source)
-    _remove(source.with_name(source.name + ".wal"))  # checkpointed: nothing in it
     return CompactReport(str(source), before, source.stat().st_size, len(tables))
+
+
+def _same_access(source: Path, target: Path) -> None:
+    """Give the copy the original's permissions (and owner, where allowed)."""
+    st = source.stat()
+    os.chmod(target, st.st_mode & 0o7777)
+    with contextlib.suppress(OSError):  # only a privileged process may chown
+        os.chown(target, st.st_uid, st.st_gid)
 
 
 def _quoted(name: str) -> str:

@@ -19,6 +19,19 @@ from langgraph_adamm.storage.migrations import LATEST_VERSION, MIGRATIONS
 IDENTIFIER_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
+_OPEN: dict[str, int] = {}
+"""Database files this process has open, by resolved path, with how many
+connections (DuckDB shares one instance per file within a process, so its
+lock does not keep a second opener out)."""
+_OPEN_LOCK = threading.Lock()
+
+
+def open_in_this_process(path: str | Path) -> bool:
+    """Whether a MemoryDatabase of this process has the file open."""
+    with _OPEN_LOCK:
+        return _OPEN.get(str(Path(path).expanduser().resolve()), 0) > 0
+
+
 _PASS_THROUGH = (duckdb.ConversionException, duckdb.OutOfRangeException)
 """Errors a tool call's values cause; the operators turn them into ToolInputError."""
 
@@ -103,6 +116,7 @@ class MemoryDatabase:
                     "does not exist"
                 )
         self.con = self._connect(read_only, wait, on_wait)
+        self._key: str | None = None
         self._lock = threading.RLock()
         self.ingest_lock = threading.Lock()
         """Held by one ingestion at a time (Memory.ingest / aingest): concurrent
@@ -119,9 +133,14 @@ class MemoryDatabase:
                 "adamm tables); nothing was changed"
             )
         elif self.schema_version() < LATEST_VERSION:
+            self.con.close()
             raise StorageError(
                 f"{self.path} needs migrating; open it once without read_only"
             )
+        if self.path != ":memory:":
+            self._key = str(Path(self.path).expanduser().resolve())
+            with _OPEN_LOCK:
+                _OPEN[self._key] = _OPEN.get(self._key, 0) + 1
 
     def _connect(
         self,
@@ -288,6 +307,12 @@ class MemoryDatabase:
         """Close the connection (checkpointing the write-ahead log)."""
         with self._lock:
             self.con.close()
+            key, self._key = self._key, None
+            if key is not None:
+                with _OPEN_LOCK:
+                    _OPEN[key] -= 1
+                    if not _OPEN[key]:
+                        del _OPEN[key]
 
     def __enter__(self) -> MemoryDatabase:
         return self

@@ -98,13 +98,7 @@ def main() -> None:
             else:
                 shutil.copy(f, target)
         t = time.perf_counter()
-        with Memory(
-            db,
-            user_id="synth",
-            text_encoder=HashEncoder(),
-            visual_encoder=None,
-            config=config,
-        ) as m:
+        with _open(db, config) as m:
             opened = time.perf_counter() - t
             r = m.retrieval
             assert r is not None
@@ -209,6 +203,16 @@ def _recall(r: Any, queries: int = 200, k: int = 10) -> str:
     )
 
 
+def _open(db: Path, config: AdaMMConfig | None) -> Memory:
+    return Memory(
+        db,
+        user_id="synth",
+        text_encoder=HashEncoder(),
+        visual_encoder=None,
+        config=config,
+    )
+
+
 def _build(days: int, config: AdaMMConfig | None, keep: Path | None, tmp: Path) -> Path:
     """The memory's database file, built unless ``keep`` already holds it."""
     folder = keep if keep is not None else tmp / "built"
@@ -220,13 +224,7 @@ def _build(days: int, config: AdaMMConfig | None, keep: Path | None, tmp: Path) 
         return db
     path, _ = generate(seed=days, days=days).write(tmp / "h")
     t = time.perf_counter()
-    with Memory(
-        db,
-        user_id="synth",
-        text_encoder=HashEncoder(),
-        visual_encoder=None,
-        config=config,
-    ) as m:
+    with _open(db, config) as m:
         report = m.ingest(path)
     print(f"built {report.rounds_indexed:,} rounds in {time.perf_counter() - t:.0f} s")
     return db

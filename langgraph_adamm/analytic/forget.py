@@ -325,9 +325,10 @@ class ForgetMixin(MaterializerMixin):
         """Delete the rounds' rows from a table when no column decision changes.
 
         ``forgotten`` holds each forgotten record's best observations. Returns
-        False, having changed nothing, when the table must be rebuilt instead:
-        a column's type, unit or reading changes without the rows, or its
-        statistics cannot be known without counting the remaining values.
+        False when the table must be rebuilt instead: a column's type, unit or
+        reading changes without the rows, its statistics cannot be known
+        without counting the remaining values (nothing was changed then), or
+        the rows deleted are not the rows counted (the rebuild replaces them).
         """
         sid = table.schema_id
         fraction = self.config.match_fraction

@@ -274,7 +274,13 @@ class Topic(_PooledVectors):
     visual_count: int = 0
 
 
-def _unit_rows(sums: list[Vector | None]) -> tuple[np.ndarray, np.ndarray]:
+def unit_sum(vectors: Sequence[Vector | None]) -> Vector | None:
+    """The sum of the present vectors' unit vectors (None when none is)."""
+    rows, present = _unit_rows(vectors)
+    return rows[present].sum(axis=0, dtype=np.float32) if present.any() else None
+
+
+def _unit_rows(sums: Sequence[Vector | None]) -> tuple[np.ndarray, np.ndarray]:
     """Unit rows of the present sums (zeros elsewhere) and which are present."""
     present = np.array([v is not None for v in sums], dtype=bool)
     if not present.any():

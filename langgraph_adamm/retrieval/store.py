@@ -43,6 +43,7 @@ from langgraph_adamm.retrieval.hierarchy import (
     add_vector,
     extractive_summary,
     int64s,
+    unit_sum,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
@@ -136,17 +137,6 @@ def _vecs(blobs: list[Any]) -> list[np.ndarray | None]:
 def _blob(v: np.ndarray | None) -> bytes | None:
     """A vector as stored: little-endian float32 bytes (one value, not 384)."""
     return None if v is None else np.asarray(v, dtype="<f4").tobytes()
-
-
-def _sum_of_units(vectors: Sequence[np.ndarray | None]) -> np.ndarray | None:
-    """The sum of the vectors' unit vectors (a zero vector counts as it is)."""
-    present = [v for v in vectors if v is not None]
-    if not present:
-        return None
-    stacked = np.stack(present).astype(np.float32)
-    norms = np.linalg.norm(stacked, axis=1, keepdims=True)
-    units = np.divide(stacked, norms, out=stacked.copy(), where=norms > 0)
-    return units.sum(axis=0, dtype=np.float32)
 
 
 def _members(ids: list[str], episode_of: np.ndarray) -> dict[int, list[str]]:
@@ -618,8 +608,15 @@ class RetrievalMemory(SearchMixin):
                 text_new.append((start + j, vectors[k]))
         with self.state_lock:
             try:
-                self._apply_batch(batch, outcome, problems_before, events,
-                                  view_rows, text_new, visual_new)  # fmt: skip
+                self._apply_batch(
+                    batch,
+                    outcome,
+                    problems_before,
+                    events,
+                    view_rows,
+                    text_new,
+                    visual_new,
+                )
             except BaseException:
                 self.reload()  # before any search sees what was not committed
                 raise
@@ -819,9 +816,9 @@ class RetrievalMemory(SearchMixin):
         """A topic's sums and description from the episodes it keeps."""
         h = self.hierarchy
         episodes = [h.episodes[e] for e in topic.episode_ids]
-        topic.text_sum = _sum_of_units([ep.text_sum for ep in episodes])
+        topic.text_sum = unit_sum([ep.text_sum for ep in episodes])
         visual = [ep.visual_sum for ep in episodes if ep.visual_sum is not None]
-        topic.visual_sum = _sum_of_units(visual)
+        topic.visual_sum = unit_sum(visual)
         topic.visual_count = len(visual)
         topic.description = extractive_summary(
             h.episodes[e].description for e in topic.episode_ids

@@ -422,6 +422,17 @@ def _text_encoder(name: str | None, backend: str = "torch") -> Any:
     return SentenceTransformerEncoder(name or DEFAULT_TEXT_MODEL, backend=backend)
 
 
+def _wait_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="when another process is writing to the database, wait up to this "
+        "long for it (default: fail at once, naming the process)",
+    )
+
+
 def _backend_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--text-backend",
@@ -527,14 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         help="rounds per transaction (default 500)",
     )
-    ing.add_argument(
-        "--wait",
-        type=float,
-        default=0.0,
-        metavar="SECONDS",
-        help="when another process is writing to the database, wait up to this "
-        "long for it (default: fail at once, naming the process)",
-    )
+    _wait_option(ing)
     ing.add_argument("--quiet", action="store_true", help="no progress bar")
     ing.add_argument(
         "--json", action="store_true", help="print the report as one JSON object"
@@ -594,8 +598,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--text-model",
         help="the text model the memory was built with (default: packaged MiniLM)",
     )
-    fg.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
-                    help="wait this long for another writing process")  # fmt: skip
+    _wait_option(fg)
     fg.add_argument("--json", action="store_true", help="print the report as JSON")
     fg.add_argument(
         "--compact",
@@ -610,8 +613,7 @@ def build_parser() -> argparse.ArgumentParser:
         "never gives it back by itself); the file must not be open elsewhere",
     )
     cp.add_argument("--db", required=True, help="memory database file (DuckDB)")
-    cp.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
-                    help="wait this long for another writing process")  # fmt: skip
+    _wait_option(cp)
     cp.add_argument("--json", action="store_true", help="print the sizes as JSON")
     cp.set_defaults(func=_compact)
 

@@ -39,6 +39,14 @@ def _faiss() -> Any:
     return faiss
 
 
+def _live_vectors(index: Any, dead: np.ndarray) -> np.ndarray:
+    """A faiss index's stored vectors without its dead rows."""
+    vectors = index.reconstruct_n(0, int(index.ntotal))
+    if len(dead):
+        vectors = np.delete(vectors, dead, axis=0)
+    return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
 class VectorIndex:
     """Unit vectors with int64 owners; search returns (score, row) pairs.
 
@@ -139,7 +147,7 @@ class VectorIndex:
         ):
             hnsw = self._hnsw()
             if len(self):
-                hnsw.add(self._live_vectors())
+                hnsw.add(_live_vectors(self._index, self._dead))
             self._dead = np.zeros(0, dtype=np.int64)
             self._selector = None
             logger.info(
@@ -173,12 +181,6 @@ class VectorIndex:
         stored = faiss.rev_swig_ptr(flat.get_xb(), total * self.dim)
         stored.reshape(total, self.dim)[self._dead] = 0.0
         self._erased = True
-
-    def _live_vectors(self) -> np.ndarray:
-        vectors = self._index.reconstruct_n(0, int(self._index.ntotal))
-        if len(self._dead):
-            vectors = np.delete(vectors, self._dead, axis=0)
-        return np.ascontiguousarray(vectors, dtype=np.float32)
 
     def remove(self, rows: np.ndarray) -> None:
         """Delete rows; the rows after each deleted one move up (order kept).
@@ -215,7 +217,7 @@ class VectorIndex:
             self._own()
             self._index.remove_ids(faiss.IDSelectorBatch(dead))
             return
-        vectors = np.delete(self._index.reconstruct_n(0, self._index.ntotal), dead, 0)
+        vectors = _live_vectors(self._index, dead)
         if self.approximate:  # a new graph: a mapped one is left as it is
             self._index = self._hnsw()
             self.mapped = False
@@ -332,7 +334,7 @@ class VectorIndex:
         if isinstance(stored, faiss.IndexFlat) or out.on_gpu:
             limit = out.approximate_above
             if out.on_gpu or (limit is not None and stored.ntotal - len(dead) > limit):
-                vectors = np.delete(stored.reconstruct_n(0, stored.ntotal), dead, 0)
+                vectors = _live_vectors(stored, dead)
                 if len(vectors):  # to the GPU, or past the threshold: to HNSW
                     out.add(vectors)
                 return out

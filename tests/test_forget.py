@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.conftest import stored_rows
 from langgraph_adamm import AdaMMConfig, AdaMMError, Memory
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.retrieval.hierarchy import extractive_summary
@@ -246,13 +247,9 @@ def test_forgetting_one_user_leaves_another_byte_for_byte(tmp_path):
                     "SELECT column_name FROM information_schema.columns "
                     "WHERE table_name = ?", [table])]  # fmt: skip
                 if "user_id" in cols:
-                    out[table] = a.db.fetchall(
-                        f"SELECT * FROM {table} WHERE user_id = 'b' ORDER BY ALL"
-                    )
+                    out[table] = stored_rows(a.db, f"{table} WHERE user_id = 'b'")
             for t in b.tables:
-                out[t.table_name] = a.db.fetchall(
-                    f"SELECT * FROM {b.analytic.qualified(t)} ORDER BY ALL"
-                )
+                out[t.table_name] = stored_rows(a.db, b.analytic.qualified(t))
             return out
 
         before = dump()

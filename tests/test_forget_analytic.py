@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import stored_rows
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.analytic.extraction.base import Provenance, make_observation
 from langgraph_adamm.analytic.mining import PatternCounts
@@ -97,7 +98,7 @@ def base_tables(m: Memory) -> list[tuple[str, str, list[str]]]:
     out = []
     for schema, name in m.db.fetchall(
         "SELECT table_schema, table_name FROM information_schema.tables "
-        "WHERE table_type = 'BASE TABLE' ORDER BY ALL"
+        "WHERE table_type = 'BASE TABLE' ORDER BY table_schema, table_name"
     ):
         cols = [
             c
@@ -116,13 +117,15 @@ def dump(m: Memory, user_id: str | None = None) -> dict[str, list[tuple[Any, ...
     user = user_id or m.user_id
     ns = namespace_schema(user)
     out = {}
+    main = m.db.fetchall("SELECT current_schema()")[0][0]
     for schema, name, cols in base_tables(m):
-        if schema == ns or (schema == "main" and name.startswith("adamm_")):
+        if schema == ns or (schema == main and name.startswith("adamm_")):
             where, params = "", []
-            if schema == "main" and "user_id" in cols:
+            if schema == main and "user_id" in cols:
                 where, params = " WHERE user_id = ?", [user]
-            out[f"{schema}.{name}"] = m.db.fetchall(
-                f'SELECT * FROM "{schema}"."{name}"{where} ORDER BY ALL', params
+            label = "main" if schema == main else schema  # the same on both engines
+            out[f"{label}.{name}"] = stored_rows(
+                m.db, f'"{schema}"."{name}"{where}', params
             )
     return out
 
@@ -130,13 +133,14 @@ def dump(m: Memory, user_id: str | None = None) -> dict[str, list[tuple[Any, ...
 def table_state(m: Memory, t: TableSchema) -> tuple[Any, ...]:
     """A table's rows and every metadata row of its schema."""
     meta = {
-        name: m.db.fetchall(
-            f"SELECT * FROM {name} WHERE user_id = ? AND schema_id = ? ORDER BY ALL",
+        name: stored_rows(
+            m.db,
+            f"{name} WHERE user_id = ? AND schema_id = ?",
             [m.user_id, t.schema_id],
         )
         for name in ("adamm_schemas", "adamm_columns", "adamm_cast_problems")
     }
-    rows = m.db.fetchall(f"SELECT * FROM {m.analytic.qualified(t)} ORDER BY ALL")
+    rows = stored_rows(m.db, m.analytic.qualified(t))
     return rows, meta
 
 
@@ -536,7 +540,7 @@ def sleep_round(m: Memory) -> tuple[TableSchema, dict[str, Any]]:
         rid
         for (rid,) in m.db.fetchall(
             "SELECT round_id FROM adamm_observations WHERE attribute = "
-            "'total_sleep' GROUP BY ALL HAVING count(*) = 1"
+            "'total_sleep' GROUP BY round_id HAVING count(*) = 1"
         )
     }
     rows = m.filter({"table": t.table_name, "result_budget": 1000}).rows

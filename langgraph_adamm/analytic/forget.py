@@ -358,12 +358,12 @@ class ForgetMixin(MaterializerMixin):
             if decided != col.decision:
                 self._stats.pop(sid, None)  # the rebuild counts them again
                 return False
-        deleted = self.db.execute(
+        deleted = self.db.changed(
             f"DELETE FROM {self.qualified(table)} WHERE source IN "
             "(SELECT unnest(?::VARCHAR[]))",
             [round_ids],
-        ).fetchall()
-        if deleted and deleted[0][0] != len(rows):
+        )
+        if deleted != len(rows):
             # the table did not hold what its statistics counted: rebuild
             self._stats.pop(sid, None)
             return False
@@ -396,10 +396,12 @@ class ForgetMixin(MaterializerMixin):
         In history order, a round's records in the order they were stored.
         """
         name = quote_ident(col.name)
+        stored = self.db.storage_order
         values = self.db.fetchall(
-            f'SELECT v FROM (SELECT {name} AS v, min(("order", rowid)) AS first '
-            f"FROM {self.qualified(table)} WHERE {name} IS NOT NULL GROUP BY {name}) "
-            f"ORDER BY first LIMIT {SAMPLES}"
+            f'SELECT v FROM (SELECT {name} AS v, "order" AS o, {stored} AS r, '
+            f'row_number() OVER (PARTITION BY {name} ORDER BY "order", {stored}) '
+            f"AS k FROM {self.qualified(table)} WHERE {name} IS NOT NULL) AS t "
+            f"WHERE k = 1 ORDER BY o, r LIMIT {SAMPLES}"
         )
         return sample_values(v for (v,) in values)
 

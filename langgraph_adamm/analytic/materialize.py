@@ -58,6 +58,7 @@ from langgraph_adamm.storage.database import (
     insert_columns,
     quote_ident,
 )
+from langgraph_adamm.storage.dialect import upsert
 
 KEY_SEP = "\x1f"
 
@@ -300,7 +301,8 @@ class MaterializerMixin:
         col_defs = ", ".join(
             f"{quote_ident(c.name)} {c.sql_type}" for c in table.all_columns
         )
-        self.db.execute(f"CREATE OR REPLACE TABLE {self.qualified(table)} ({col_defs})")
+        self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")
+        self.db.execute(f"CREATE TABLE {self.qualified(table)} ({col_defs})")
         self._tables[schema_id] = table
         self._keep_stats(schema_id, stats)
         self.db.execute(
@@ -372,10 +374,22 @@ class MaterializerMixin:
     def _write_schema(self, table: TableSchema) -> None:
         """Store a schema's metadata row and its columns' rows."""
         schema_id, columns = table.schema_id, table.columns
+        head, tail = upsert(
+            "adamm_schemas",
+            (
+                "user_id",
+                "schema_id",
+                "table_name",
+                "description",
+                "attributes",
+                "created_order",
+                "version",
+                "components",
+            ),
+            ("user_id", "schema_id"),
+        )
         self.db.execute(
-            "INSERT OR REPLACE INTO adamm_schemas (user_id, schema_id, table_name, "
-            "description, attributes, created_order, version, components) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            head + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)" + tail,
             [
                 self.user_id,
                 schema_id,
@@ -418,9 +432,13 @@ class MaterializerMixin:
     def _keep_stats(self, schema_id: int, stats: dict[str, ColumnStats]) -> None:
         """Hold a table's column statistics, and store them beside its rows."""
         self._stats[schema_id] = stats
+        head, tail = upsert(
+            "adamm_column_stats",
+            ("user_id", "schema_id", "stats"),
+            ("user_id", "schema_id"),
+        )
         self.db.execute(
-            "INSERT OR REPLACE INTO adamm_column_stats (user_id, schema_id, stats) "
-            "VALUES (?, ?, ?)",
+            head + "VALUES (?, ?, ?)" + tail,
             [
                 self.user_id,
                 schema_id,

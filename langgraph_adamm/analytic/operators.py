@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
-import duckdb
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langgraph_adamm.analytic.expressions import (
@@ -39,7 +38,7 @@ from langgraph_adamm.analytic.tables import (
 )
 from langgraph_adamm.analytic.units import affine
 from langgraph_adamm.errors import ToolInputError
-from langgraph_adamm.storage.database import quote_ident
+from langgraph_adamm.storage.database import VALUE_ERRORS, quote_ident
 
 ComputeOperator = Literal[
     "count", "sum", "avg", "min", "max", "median", "first", "latest", "change"
@@ -238,7 +237,7 @@ class _Query:
         """Run a compiled query; a failure the model's values caused is reported."""
         try:
             return self.memory.db.fetchall(sql, params)
-        except (duckdb.ConversionException, duckdb.OutOfRangeException) as exc:
+        except VALUE_ERRORS as exc:
             raise ToolInputError(
                 f"The values given do not fit table {self.table.table_name}: "
                 f"{str(exc).splitlines()[0][:200]}"
@@ -384,7 +383,7 @@ def compute(
         "avg": f"avg({expr})",
         "min": f"min({expr})",
         "max": f"max({expr})",
-        "median": f"quantile_cont({expr}, 0.5)",
+        "median": f"percentile_cont(0.5) WITHIN GROUP (ORDER BY {expr})",
     }[op]
     value, total = q.run(f"SELECT {agg}, count(*) FROM {q.source}{where}", ep + params)[
         0

@@ -264,7 +264,7 @@ def compile_filter(
             params.extend(p)
         return f"({' OR '.join(parts)})", params
     if op == "contains":
-        return f"contains(lower({q}), lower(?))", [str(value)]
+        return f"strpos(lower({q}), lower(?)) > 0", [str(value)]
     return _bound(col, op, cast_value(col, value))
 
 

@@ -46,6 +46,7 @@ from langgraph_adamm.storage.database import (
     MemoryDatabase,
     insert_columns,
 )
+from langgraph_adamm.storage.dialect import upsert
 from langgraph_adamm.storage.rounds import load_rounds
 
 _OBS_COLUMNS = (
@@ -268,7 +269,7 @@ class AnalyticMemory(ForgetMixin):
                     "TIMESTAMP",
                     "VARCHAR",
                     "VARCHAR",
-                    "VARCHAR",
+                    "JSON",
                 ),
                 [
                     [self.user_id] * len(fresh),
@@ -324,8 +325,9 @@ class AnalyticMemory(ForgetMixin):
         out: dict[tuple[int, str], dict[str, Any]] = {}
         for sid, column, n, rounds, reasons in self.db.fetchall(
             "SELECT schema_id, column_name, count(*), "
-            "list(round_id ORDER BY round_id), list(DISTINCT reason) "
-            "FROM adamm_cast_problems WHERE user_id = ? GROUP BY ALL",
+            "array_agg(round_id ORDER BY round_id), array_agg(DISTINCT reason) "
+            "FROM adamm_cast_problems WHERE user_id = ? "
+            "GROUP BY schema_id, column_name",
             [self.user_id],
         ):
             out[(int(sid), column)] = {
@@ -575,9 +577,14 @@ class AnalyticMemory(ForgetMixin):
         live = [t for t in touched if t in self.counts.types]
         gone = [KEY_SEP.join(sorted(t)) for t in touched if t not in self.counts.types]
         if live:
+            head, tail = upsert(
+                "adamm_pattern_types",
+                ("user_id", "attributes", "count"),
+                ("user_id", "attributes"),
+            )
             self.db.execute(
-                "INSERT OR REPLACE INTO adamm_pattern_types (user_id, attributes, "
-                "count) SELECT ?, unnest(?::VARCHAR[]), unnest(?::BIGINT[])",
+                head + "SELECT CAST(? AS VARCHAR), unnest(?::VARCHAR[]), "
+                "unnest(?::BIGINT[])" + tail,
                 [
                     self.user_id,
                     [KEY_SEP.join(sorted(t)) for t in live],

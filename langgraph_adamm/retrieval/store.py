@@ -48,6 +48,7 @@ from langgraph_adamm.retrieval.hierarchy import (
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
+from langgraph_adamm.storage.dialect import upsert
 from langgraph_adamm.storage.rounds import load_rounds
 
 logger = logging.getLogger(__name__)
@@ -304,8 +305,11 @@ class RetrievalMemory(SearchMixin):
         self._text_owner = array("q")
         self._visual_owner = array("q")
         self._unsaved = 0
-        expected = self._index_fingerprint()
-        stored = persist.load(self._index_folder, expected, **self._index_options())
+        stored = None
+        if self._index_folder is not None:  # a DuckDB file: indexes beside it
+            stored = persist.load(
+                self._index_folder, self._index_fingerprint(), **self._index_options()
+            )
         if stored is not None:
             text_index, visual_index, text_owner, visual_owner = stored
             if all(o[-1] < len(h.events) for o in (text_owner, visual_owner) if o):
@@ -944,7 +948,7 @@ class RetrievalMemory(SearchMixin):
                 [e.visual_count for e in eps],
                 [e.closed for e in eps],
             ],
-            replace=True,
+            key=("user_id", "episode_id"),
         )
         tops = [h.topics[t] for t in sorted(topics)]
         insert_columns(
@@ -977,11 +981,21 @@ class RetrievalMemory(SearchMixin):
                 [_blob(t.visual_sum) for t in tops],
                 [t.visual_count for t in tops],
             ],
-            replace=True,
+            key=("user_id", "topic_id"),
+        )
+        head, tail = upsert(
+            "adamm_retrieval_meta",
+            (
+                "user_id",
+                "text_encoder",
+                "visual_encoder",
+                "current_episode",
+                "index_token",
+            ),
+            ("user_id",),
         )
         self.db.execute(
-            "INSERT OR REPLACE INTO adamm_retrieval_meta (user_id, text_encoder, "
-            "visual_encoder, current_episode, index_token) VALUES (?, ?, ?, ?, ?)",
+            head + "VALUES (?, ?, ?, ?, ?)" + tail,
             [
                 uid,
                 self.text_encoder.name,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from langgraph_adamm.errors import StorageError
 from langgraph_adamm.storage.database import MemoryDatabase, open_in_this_process
+from langgraph_adamm.storage.dialect import is_postgres_url
 
 _COPY = "adamm_compacted"
 
@@ -54,6 +55,11 @@ def compact(path: str | Path, *, wait: float = 0.0) -> CompactReport:
         StorageError: for a missing file, one in use, or a copy that fails or
             does not match; the original is unchanged then.
     """
+    if is_postgres_url(str(path)):
+        raise StorageError(
+            "compacting is for DuckDB files; PostgreSQL reclaims the space of "
+            "forgotten rows itself (autovacuum, or VACUUM FULL by its owner)"
+        )
     source = Path(path).expanduser().resolve()
     if not source.is_file():
         raise StorageError(f"no memory database at {path}")

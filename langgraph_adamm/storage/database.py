@@ -12,9 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 
 from langgraph_adamm.errors import StorageError
-from langgraph_adamm.storage.migrations import LATEST_VERSION, MIGRATIONS
+from langgraph_adamm.storage.dialect import is_postgres_url, to_postgres, upsert
+from langgraph_adamm.storage.migrations import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    POSTGRES_EXTRAS,
+)
 
 IDENTIFIER_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
@@ -32,8 +38,23 @@ def open_in_this_process(path: str | Path) -> bool:
         return _OPEN.get(str(Path(path).expanduser().resolve()), 0) > 0
 
 
-_PASS_THROUGH = (duckdb.ConversionException, duckdb.OutOfRangeException)
-"""Errors a tool call's values cause; the operators turn them into ToolInputError."""
+def _value_errors() -> tuple[type[Exception], ...]:
+    errors: tuple[type[Exception], ...] = (
+        duckdb.ConversionException,
+        duckdb.OutOfRangeException,
+    )
+    try:
+        import psycopg
+    except ImportError:
+        return errors
+    return (*errors, psycopg.DataError)
+
+
+VALUE_ERRORS = _value_errors()
+"""Errors a tool call's values cause (a text that is not a number, a date out
+of range), on either engine; the operators turn them into ToolInputError."""
+
+_MIGRATION_LOCK = 0x6164616D6D  # "adamm": the advisory lock migrations hold
 
 
 def _lock_holder(message: str) -> str | None:
@@ -74,28 +95,57 @@ def insert_columns(
     types: Sequence[str],
     values: Sequence[list[Any]],
     *,
-    replace: bool = False,
+    key: Sequence[str] = (),
 ) -> None:
     """Insert many rows at once, column-wise, with bound list parameters.
 
-    With ``replace``, rows whose primary key exists replace the stored ones.
+    With a ``key`` (the table's primary key columns), rows whose key is stored
+    replace the stored ones.
     """
     if not values or not values[0]:
         return
-    names = ", ".join(quote_ident(c) for c in columns)
-    unnests = ", ".join(f"unnest(?::{t}[])" for t in types)
-    verb = "INSERT OR REPLACE" if replace else "INSERT"
-    db.execute(f"{verb} INTO {table} ({names}) SELECT {unnests}", list(values))
+    names = [quote_ident(c) for c in columns]
+    head, tail = (
+        upsert(table, names, [quote_ident(c) for c in key])
+        if key
+        else (f"INSERT INTO {table} ({', '.join(names)}) ", "")
+    )
+    if db.engine == "postgres" and any(t.endswith("[]") for t in types):
+        # PostgreSQL arrays are not lists of lists: unnest would flatten a
+        # column of arrays, so rows are sent one by one (in one pipeline).
+        marks = ", ".join("?" for _ in columns)
+        db.executemany(f"{head}VALUES ({marks}){tail}", list(zip(*values, strict=True)))
+        return
+    unnests = "SELECT " + ", ".join(f"unnest(?::{t}[])" for t in types)
+    db.execute(head + unnests + tail, list(values))
+
+
+def _redacted(path: str) -> str:
+    """A database argument fit for messages: a connection string loses its password."""
+    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", path)
+
+
+def _is_engine_error(exc: Exception) -> bool:
+    if isinstance(exc, duckdb.Error):
+        return True
+    try:
+        import psycopg
+    except ImportError:
+        return False
+    return isinstance(exc, psycopg.Error)
 
 
 class MemoryDatabase:
-    """One DuckDB database holding any number of user namespaces.
+    """One memory database holding any number of user namespaces.
 
     Args:
-        path: A database file, or ``":memory:"``.
+        path: A DuckDB database file, ``":memory:"``, or a PostgreSQL connection
+            string (``postgresql://user@host:5432/dbname``; psycopg 3 must be
+            installed: ``pip install 'langgraph-adamm[postgres]'``).
         read_only: Open without write access (no migrations are applied).
         wait: Seconds to keep retrying while another process holds the file
-            (DuckDB allows one writing process); 0 fails at once.
+            (DuckDB allows one writing process); 0 fails at once. PostgreSQL
+            admits many processes and does not wait here.
         on_wait: Called once with a message when the open has to wait.
     """
 
@@ -108,14 +158,25 @@ class MemoryDatabase:
         on_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
+        self.engine = "postgres" if is_postgres_url(self.path) else "duckdb"
+        self.storage_order = "ctid" if self.engine == "postgres" else "rowid"
+        """Where a row of a materialized table is stored, the tie-break of a
+        column's examples: insertion order on DuckDB. On PostgreSQL the physical
+        position, which is insertion order until a vacuum lets new rows fill
+        the space of deleted ones; then examples may be listed in another order
+        than DuckDB's (the rows and every operator's result are the same)."""
+        if self.engine == "duckdb" and self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.is_dir():
                 raise StorageError(
                     f"cannot create memory database {self.path}: folder {parent} "
                     "does not exist"
                 )
-        self.con = self._connect(read_only, wait, on_wait)
+        self.con: Any = (
+            self._connect_postgres()
+            if self.engine == "postgres"
+            else self._connect(read_only, wait, on_wait)
+        )
         self._key: str | None = None
         self._lock = threading.RLock()
         self.ingest_lock = threading.Lock()
@@ -124,6 +185,8 @@ class MemoryDatabase:
         self.index_lock = threading.RLock()
         """Held while pending rounds are indexed into retrieval memory."""
         self._in_transaction = False
+        if read_only and self.engine == "postgres":
+            self.con.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         if not read_only:
             self.migrate()
         elif self.schema_version() == 0:
@@ -137,7 +200,7 @@ class MemoryDatabase:
             raise StorageError(
                 f"{self.path} needs migrating; open it once without read_only"
             )
-        if self.path != ":memory:":
+        if self.engine == "duckdb" and self.path != ":memory:":
             self._key = str(Path(self.path).expanduser().resolve())
             with _OPEN_LOCK:
                 _OPEN[self._key] = _OPEN.get(self._key, 0) + 1
@@ -177,44 +240,92 @@ class MemoryDatabase:
                     f"cannot open memory database {self.path}: {exc}"
                 ) from None
 
+    def _connect_postgres(self) -> Any:
+        try:
+            import psycopg
+            from psycopg.types.numeric import FloatDumper, FloatLoader, IntDumper
+            from psycopg.types.string import TextLoader
+        except ImportError:
+            raise StorageError(
+                "a PostgreSQL memory needs psycopg 3: pip install "
+                "'langgraph-adamm[postgres]'"
+            ) from None
+        try:
+            con = psycopg.connect(self.path, autocommit=True)
+        except psycopg.Error as exc:
+            raise StorageError(
+                f"cannot open memory database {_redacted(self.path)}: "
+                f"{str(exc).strip().splitlines()[-1][:240]}"
+            ) from None
+        # Read and write values as DuckDB does: JSON as its text, NUMERIC (what
+        # PostgreSQL's sum/avg of integers return) as float, numpy scalars as
+        # the numbers they are, timestamps in UTC.
+        for name in ("json", "jsonb"):
+            con.adapters.register_loader(name, TextLoader)
+        con.adapters.register_loader("numeric", FloatLoader)
+        for number, dumper in (
+            (np.float64, FloatDumper),
+            (np.float32, FloatDumper),
+            (np.int64, IntDumper),
+            (np.int32, IntDumper),
+        ):
+            con.adapters.register_dumper(number, dumper)
+        con.execute("SET TIME ZONE 'UTC'")
+        return con
+
     # -- migrations -----------------------------------------------------
     def schema_version(self) -> int:
         """The highest migration applied to this database (0 when new)."""
-        exists = self.con.execute(
+        exists = self.fetchall(
             "SELECT count(*) FROM information_schema.tables "
-            "WHERE table_schema = 'main' AND table_name = 'adamm_migrations'"
-        ).fetchone()
-        if not exists or not exists[0]:
+            "WHERE table_schema = current_schema() "
+            "AND table_name = 'adamm_migrations'"
+        )
+        if not exists or not exists[0][0]:
             return 0
-        row = self.con.execute("SELECT max(version) FROM adamm_migrations").fetchone()
-        return int(row[0] or 0) if row else 0
+        row = self.fetchall("SELECT max(version) FROM adamm_migrations")
+        return int(row[0][0] or 0) if row else 0
 
     def migrate(self) -> None:
-        """Apply every migration not yet applied; safe to call any number of times."""
+        """Apply every migration not yet applied; safe to call any number of times.
+
+        On PostgreSQL the whole run holds an advisory lock, so processes that
+        open a new database at once apply each migration once.
+        """
         with self._lock:
-            self.con.execute(
-                "CREATE TABLE IF NOT EXISTS adamm_migrations ("
-                "version INTEGER PRIMARY KEY, description VARCHAR, "
-                "applied_at TIMESTAMP DEFAULT current_timestamp)"
-            )
-            current = self.schema_version()
-            if current > LATEST_VERSION:
-                raise StorageError(
-                    f"{self.path} was written by a newer langgraph_adamm (schema "
-                    f"version {current}, this one knows {LATEST_VERSION}); upgrade "
-                    "the package"
-                )
-            for version, description, statements in MIGRATIONS:
-                if version <= current:
-                    continue
+            if self.engine == "postgres":
                 with self.transaction():
-                    for sql in statements:
-                        self.con.execute(sql)
-                    self.con.execute(
-                        "INSERT INTO adamm_migrations (version, description) "
-                        "VALUES (?, ?)",
-                        [version, description],
-                    )
+                    self.execute("SELECT pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
+                    self._migrate()
+            else:
+                self._migrate()
+
+    def _migrate(self) -> None:
+        self.execute(
+            "CREATE TABLE IF NOT EXISTS adamm_migrations ("
+            "version INTEGER PRIMARY KEY, description VARCHAR, "
+            "applied_at TIMESTAMP DEFAULT current_timestamp)"
+        )
+        current = self.schema_version()
+        if current > LATEST_VERSION:
+            raise StorageError(
+                f"{_redacted(self.path)} was written by a newer langgraph_adamm "
+                f"(schema version {current}, this one knows {LATEST_VERSION}); "
+                "upgrade the package"
+            )
+        for version, description, statements in MIGRATIONS:
+            if version <= current:
+                continue
+            with self.transaction():
+                for sql in statements:
+                    self.execute(sql)
+                if self.engine == "postgres":
+                    for sql in POSTGRES_EXTRAS.get(version, []):
+                        self.execute(sql)
+                self.execute(
+                    "INSERT INTO adamm_migrations (version, description) VALUES (?, ?)",
+                    [version, description],
+                )
 
     # -- transactions ---------------------------------------------------
     @property
@@ -228,7 +339,7 @@ class MemoryDatabase:
             return self._in_transaction
 
     @contextmanager
-    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def transaction(self) -> Iterator[Any]:
         """All writes inside commit together or not at all. Nested use joins."""
         with self._lock:
             if self._in_transaction:
@@ -241,61 +352,102 @@ class MemoryDatabase:
             except BaseException:
                 try:
                     self.con.execute("ROLLBACK")
-                except duckdb.Error:
-                    pass  # the original error says what went wrong
+                except Exception:  # noqa: BLE001 - the original error says what went wrong
+                    pass
                 raise
             else:
                 self.execute("COMMIT")
             finally:
                 self._in_transaction = False
 
-    def execute(
-        self, sql: str, params: list[Any] | None = None
-    ) -> duckdb.DuckDBPyConnection:
-        """Run one statement under the connection lock."""
+    def execute(self, sql: str, params: list[Any] | None = None) -> Any:
+        """Run one statement under the connection lock.
+
+        Returns the engine's cursor (``fetchone``/``fetchall`` read its rows).
+        """
+        with self._lock:
+            return self._run(sql, params)
+
+    def _run(self, sql: str, params: list[Any] | None) -> Any:
+        try:
+            if self.engine == "postgres":
+                return self.con.execute(to_postgres(sql), params or [])
+            return self.con.execute(sql, params or [])
+        except VALUE_ERRORS:
+            raise
+        except Exception as exc:
+            if _is_engine_error(exc):
+                raise self._closed(exc) from None
+            raise
+
+    def changed(self, sql: str, params: list[Any] | None = None) -> int:
+        """Run an INSERT, UPDATE or DELETE; how many rows it changed."""
+        with self._lock:
+            cursor = self._run(sql, params)
+            if self.engine == "postgres":
+                return int(cursor.rowcount)
+            row = cursor.fetchone()
+            return int(row[0]) if row else 0
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
         with self._lock:
             try:
-                return self.con.execute(sql, params or [])
-            except _PASS_THROUGH:
+                if self.engine == "postgres":
+                    with self.con.cursor() as cursor:
+                        cursor.executemany(to_postgres(sql), rows)
+                else:
+                    self.con.executemany(sql, rows)
+            except VALUE_ERRORS:
                 raise
-            except duckdb.Error as exc:
-                raise self._closed(exc) from None
+            except Exception as exc:
+                if _is_engine_error(exc):
+                    raise self._closed(exc) from None
+                raise
 
     def fetchall(
         self, sql: str, params: list[Any] | None = None
     ) -> list[tuple[Any, ...]]:
         """Run a query and return all rows."""
         with self._lock:
-            try:
-                return self.con.execute(sql, params or []).fetchall()
-            except _PASS_THROUGH:
-                raise
-            except duckdb.Error as exc:
-                raise self._closed(exc) from None
+            return list(self._run(sql, params).fetchall())
 
     def fetchnumpy(self, sql: str, params: list[Any] | None = None) -> dict[str, Any]:
         """Run a query and return its columns as numpy arrays (large reads)."""
         with self._lock:
-            try:
-                return dict(self.con.execute(sql, params or []).fetchnumpy())
-            except _PASS_THROUGH:
-                raise
-            except duckdb.Error as exc:
-                raise self._closed(exc) from None
+            cursor = self._run(sql, params)
+            if self.engine == "duckdb":
+                return dict(cursor.fetchnumpy())
+            names = [d.name for d in cursor.description]
+            rows = cursor.fetchall()
+        columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+        out: dict[str, Any] = {}
+        for name, values in zip(names, columns, strict=True):
+            kinds = {type(v) for v in values}
+            if kinds <= {int} and values:
+                out[name] = np.array(values, dtype=np.int64)
+            elif kinds <= {float, int} and values:
+                out[name] = np.array(values, dtype=np.float64)
+            else:
+                out[name] = np.array(values, dtype=object)
+        return out
 
     def _closed(self, exc: Exception) -> StorageError:
         """The library's error for a failed statement, naming the database."""
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if isinstance(exc, duckdb.ConnectionException) and "closed" in message.lower():
+        where = _redacted(self.path)
+        if (
+            isinstance(exc, duckdb.ConnectionException) and "closed" in message.lower()
+        ) or (self.engine == "postgres" and "connection is closed" in message):
             return StorageError(
-                f"the memory database {self.path} is closed; open a new Memory"
+                f"the memory database {where} is closed; open a new Memory"
             )
         if "corrupt" in message.lower() or "checksum" in message.lower():
             return StorageError(
                 f"the memory database {self.path} is damaged ({message[:160]}); "
                 "restore it from a copy, or re-ingest the histories into a new file"
             )
-        return StorageError(f"memory database {self.path}: {message[:240]}")
+        return StorageError(f"memory database {where}: {message[:240]}")
 
     def ensure_namespace(self, user_id: str) -> str:
         """Create the user's schema for materialized tables if needed."""

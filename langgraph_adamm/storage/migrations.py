@@ -209,3 +209,26 @@ MIGRATIONS.append(
     )
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
+
+POSTGRES_EXTRAS: dict[int, list[str]] = {
+    1: [
+        # DuckDB numbers its storage rows (``rowid``); PostgreSQL gets a column
+        # of that name, numbered in insertion order as DuckDB's are.
+        "ALTER TABLE adamm_observations ADD COLUMN rowid BIGSERIAL",
+        "CREATE INDEX adamm_observations_round ON adamm_observations "
+        "(user_id, round_id)",
+        "CREATE INDEX adamm_columns_schema ON adamm_columns (user_id, schema_id)",
+    ],
+    2: [
+        "ALTER TABLE adamm_events ADD COLUMN rowid BIGSERIAL",
+        "CREATE UNIQUE INDEX adamm_events_rowid ON adamm_events (rowid)",
+        "CREATE INDEX adamm_event_views_round ON adamm_event_views (user_id, round_id)",
+    ],
+    3: [
+        "CREATE INDEX adamm_cast_problems_schema ON adamm_cast_problems "
+        "(user_id, schema_id)",
+    ],
+}
+"""Statements only PostgreSQL runs after the migration of the same number: the
+row numbers DuckDB keeps by itself, and the indexes a row store needs where
+DuckDB scans its columns (each user's rows are found by ``user_id``)."""

@@ -20,6 +20,7 @@ test: $(STAMP)
 	$(BIN)/ruff check langgraph_adamm tools tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --engine postgres
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench_ingest.py --mode both

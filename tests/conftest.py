@@ -119,8 +119,23 @@ def _engine_for_in_memory(
 
     monkeypatch.setattr(MemoryDatabase, "__init__", init)
     yield
+    _OPENED_ON_POSTGRES[request.node.nodeid] = len(made)
     for name in made:
         server.drop_database(name)
+
+
+_OPENED_ON_POSTGRES: dict[str, int] = {}
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    if config.getoption("--engine") != "postgres" or not _OPENED_ON_POSTGRES:
+        return
+    used = sum(1 for n in _OPENED_ON_POSTGRES.values() if n)
+    terminalreporter.write_line(
+        f"--engine postgres: {used} of {len(_OPENED_ON_POSTGRES)} tests opened "
+        f"{sum(_OPENED_ON_POSTGRES.values())} PostgreSQL databases (the others "
+        "use files, which stay DuckDB, or no database)"
+    )
 
 
 @pytest.fixture

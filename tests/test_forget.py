@@ -122,14 +122,18 @@ def text_cells(m: Memory, needle: str) -> list[tuple[str, str]]:
     """(table, column) of every stored text cell, in any table, holding needle."""
     hits = []
     for (table,) in m.db.fetchall(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+        "SELECT table_name FROM information_schema.tables "
+        "WHERE table_schema = current_schema()"
     ):
         for column, dtype in m.db.fetchall(
             "SELECT column_name, data_type FROM information_schema.columns "
-            "WHERE table_name = ?",
+            "WHERE table_name = ? AND table_schema = current_schema()",
             [table],
         ):
-            if "VARCHAR" not in dtype:
+            # DuckDB: VARCHAR, VARCHAR[], JSON; PostgreSQL: character varying,
+            # ARRAY (of it), json
+            text = ("character varying", "ARRAY", "json", "JSON")
+            if "VARCHAR" not in dtype and dtype not in text:
                 continue
             found = m.db.fetchall(
                 f'SELECT count(*) FROM "{table}" WHERE CAST("{column}" AS VARCHAR) '

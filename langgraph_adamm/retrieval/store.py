@@ -305,11 +305,10 @@ class RetrievalMemory(SearchMixin):
         self._text_owner = array("q")
         self._visual_owner = array("q")
         self._unsaved = 0
-        stored = None
+        stored, expected = None, None
         if self._index_folder is not None:  # a DuckDB file: indexes beside it
-            stored = persist.load(
-                self._index_folder, self._index_fingerprint(), **self._index_options()
-            )
+            expected = self._index_fingerprint()
+            stored = persist.load(self._index_folder, expected, **self._index_options())
         if stored is not None:
             text_index, visual_index, text_owner, visual_owner = stored
             if all(o[-1] < len(h.events) for o in (text_owner, visual_owner) if o):

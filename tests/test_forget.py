@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.conftest import stored_rows
 from langgraph_adamm import AdaMMConfig, AdaMMError, Memory
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.retrieval.hierarchy import extractive_summary
+from tests.conftest import stored_rows
 
 pytest.importorskip("faiss")
 pytest.importorskip("sentence_transformers")

@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import stored_rows
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.analytic.extraction.base import Provenance, make_observation
 from langgraph_adamm.analytic.mining import PatternCounts
@@ -34,7 +33,7 @@ from langgraph_adamm.analytic.tables import (
 from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.storage.database import namespace_schema
-from tests.conftest import history
+from tests.conftest import history, stored_rows
 from tools.everyday_checks import table_for
 from tools.everyday_history import KIND_ATTRIBUTES, generate_everyday
 

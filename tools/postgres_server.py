@@ -155,7 +155,9 @@ class PostgresServer:
         with psycopg.connect(self.url(database), autocommit=True) as con:
             con.execute(statement)  # type: ignore[arg-type]
 
-    def create_database(self, name: str | None = None, template: str | None = None) -> str:
+    def create_database(
+        self, name: str | None = None, template: str | None = None
+    ) -> str:
         """A new empty database (a copy of ``template`` if given); its URL."""
         self._count += 1
         name = name or f"adamm_{self._count}"

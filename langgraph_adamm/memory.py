@@ -6,8 +6,8 @@ import asyncio
 import copy
 import logging
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -23,7 +23,7 @@ from langgraph_adamm.analytic.store import AnalyticMemory, BatchOutcome
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.chat import resolve_chat_model
 from langgraph_adamm.config import AdaMMConfig
-from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.errors import AdaMMError, StorageError
 from langgraph_adamm.history import (
     DEFAULT_USER_ID,
     History,
@@ -212,7 +212,9 @@ class Memory:
             text-only, said once) or None (text-only).
         wait: Seconds to wait while another process writes to the database
             file (DuckDB lets one process write); 0 fails at once with the
-            holder's PID.
+            holder's PID. On PostgreSQL many processes share the database and
+            only writers of the same user wait for each other: ``wait`` bounds
+            that wait, and 0 waits as long as the other writer takes.
     """
 
     def __init__(
@@ -248,6 +250,11 @@ class Memory:
         )
         self.db = MemoryDatabase(path, wait=wait, on_wait=_tell_waiting)
         self.user_id = user_id
+        self._wait = wait
+        self._version: int | None = (
+            self.db.user_version(user_id) if self.db.engine == "postgres" else None
+        )
+        """The user's version the state in memory was read at (PostgreSQL)."""
         self.chat_model = chat_model
         self._views: dict[str, Memory] = {}
         self._views_lock = threading.Lock()
@@ -472,7 +479,7 @@ class Memory:
         pending by an interrupted run are processed now; with ``retry_failed``,
         rounds whose extraction failed before are extracted again.
         """
-        with self.db.ingest_lock:
+        with self.db.ingest_lock, self._writing():
             report = self.store_history(history, strict=strict)
             batches = self.pending_batches(retry_failed)
             tick = _counter(progress, sum(len(b) for b in batches))
@@ -509,6 +516,12 @@ class Memory:
         wait (without blocking the event loop).
         """
         await self._acquire_ingest_lock()
+        writing = self._writing()
+        try:
+            await asyncio.to_thread(writing.__enter__)
+        except BaseException:
+            self.db.ingest_lock.release()
+            raise
         try:
             report = await asyncio.to_thread(self.store_history, history, strict=strict)
             batches = await asyncio.to_thread(self.pending_batches, retry_failed)
@@ -520,7 +533,56 @@ class Memory:
             report.tables = len(self.analytic.tables)
             return report
         finally:
-            self.db.ingest_lock.release()
+            try:
+                await asyncio.to_thread(writing.__exit__, None, None, None)
+            finally:
+                self.db.ingest_lock.release()
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold this user's memory for writing (across processes on PostgreSQL).
+
+        Another process may have written the user since this Memory read its
+        state: it is read again first. The version is bumped on taking and on
+        releasing, so that readers elsewhere see the change (:meth:`refresh`).
+        """
+        if self.db.engine != "postgres":
+            yield
+            return
+        with self.db.user_lock(
+            self.user_id, wait=self._wait or None, on_wait=_tell_waiting
+        ):
+            self._sync()
+            self._version = self.db.bump_user_version(self.user_id)
+            try:
+                yield
+            finally:
+                try:
+                    self._version = self.db.bump_user_version(self.user_id)
+                except StorageError:
+                    self._version = None  # read again before the next use
+
+    def refresh(self) -> bool:
+        """Read this user's memory again if another process has written it since.
+
+        Only PostgreSQL memories are shared by processes; reads (the tools,
+        :attr:`tables`) call this first, at the cost of one query. Returns
+        whether anything was read again.
+        """
+        if self.db.engine != "postgres":
+            return False
+        return self._sync()
+
+    def _sync(self) -> bool:
+        version = self.db.user_version(self.user_id)
+        if version == self._version:
+            return False
+        self.analytic.reload()
+        self.analytic.generation += 1
+        if self._retrieval_open and self._retrieval is not None:
+            self._retrieval.reload()
+        self._version = version
+        return True
 
     # -- forgetting -------------------------------------------------------
     def rounds_to_forget(
@@ -589,7 +651,7 @@ class Memory:
         With ``dry_run`` nothing changes and the report lists the rounds that
         would go.
         """
-        with self.db.ingest_lock:
+        with self.db.ingest_lock, self._writing():
             return self._forget_locked(
                 round_ids,
                 session_id=session_id,
@@ -668,7 +730,7 @@ class Memory:
         and its original text; the tables holding it are rebuilt. ``record``
         picks the record when the round holds several with that attribute.
         """
-        with self.db.ingest_lock:
+        with self.db.ingest_lock, self._writing():
             return self.analytic.correct(
                 round_id, attribute, value, record=record, by=by
             )
@@ -684,6 +746,12 @@ class Memory:
     ) -> ForgetReport:
         """Async :meth:`forget`: waits for the ingest lock without a worker thread."""
         await self._acquire_ingest_lock()
+        writing = self._writing()
+        try:
+            await asyncio.to_thread(writing.__enter__)
+        except BaseException:
+            self.db.ingest_lock.release()
+            raise
         try:
             return await asyncio.to_thread(
                 self._forget_locked,
@@ -694,7 +762,10 @@ class Memory:
                 dry_run=dry_run,
             )
         finally:
-            self.db.ingest_lock.release()
+            try:
+                await asyncio.to_thread(writing.__exit__, None, None, None)
+            finally:
+                self.db.ingest_lock.release()
 
     # -- retrieval access -------------------------------------------------
     def _require_retrieval(self) -> RetrievalMemory:
@@ -712,6 +783,7 @@ class Memory:
         result_budget: int = 10,
     ) -> list[MemoryUnit]:
         """SemanticMatch: the best topics, episodes or events for a query."""
+        self.refresh()
         return self._require_retrieval().semantic_match(
             query_content, retrieval_scope, result_budget
         )
@@ -720,6 +792,7 @@ class Memory:
         self, query_content: str, result_budget: int = 10
     ) -> list[MemoryUnit]:
         """EventLocate: the best events, each with its neighbours."""
+        self.refresh()
         return self._require_retrieval().event_locate(query_content, result_budget)
 
     async def asemantic_match(
@@ -743,28 +816,33 @@ class Memory:
     @property
     def tables(self) -> list[TableSchema]:
         """The induced tables of this user."""
+        self.refresh()
         return self.analytic.tables
 
     def lookup(
         self, args: operators.LookupArgs | dict[str, Any]
     ) -> operators.RowsResult:
         """Lookup: rows matching key values."""
+        self.refresh()
         return operators.lookup(self.analytic, args)
 
     def filter(
         self, args: operators.FilterArgs | dict[str, Any]
     ) -> operators.RowsResult:
         """Filter: rows satisfying column filters."""
+        self.refresh()
         return operators.filter_rows(self.analytic, args)
 
     def compute(
         self, args: operators.ComputeArgs | dict[str, Any]
     ) -> operators.ComputeResult:
         """Compute: an exact aggregate with its contributing rows."""
+        self.refresh()
         return operators.compute(self.analytic, args)
 
     def rank(self, args: operators.RankArgs | dict[str, Any]) -> operators.RowsResult:
         """Rank: top or bottom rows by an expression."""
+        self.refresh()
         return operators.rank(self.analytic, args)
 
     async def alookup(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 import time
@@ -118,6 +119,12 @@ def insert_columns(
         return
     unnests = "SELECT " + ", ".join(f"unnest(?::{t}[])" for t in types)
     db.execute(head + unnests + tail, list(values))
+
+
+def _user_lock_key(user_id: str) -> int:
+    """A signed 64-bit advisory lock key for one user's memory."""
+    digest = hashlib.sha256(b"adamm-user\0" + user_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def _redacted(path: str) -> str:
@@ -251,7 +258,11 @@ class MemoryDatabase:
                 "'langgraph-adamm[postgres]'"
             ) from None
         try:
-            con = psycopg.connect(self.path, autocommit=True)
+            con = psycopg.connect(
+                self.path,
+                autocommit=True,
+                application_name=f"langgraph_adamm (PID {os.getpid()})",
+            )
         except psycopg.Error as exc:
             raise StorageError(
                 f"cannot open memory database {_redacted(self.path)}: "
@@ -448,6 +459,82 @@ class MemoryDatabase:
                 "restore it from a copy, or re-ingest the histories into a new file"
             )
         return StorageError(f"memory database {where}: {message[:240]}")
+
+    # -- one writer per user across processes ------------------------------
+    def user_version(self, user_id: str) -> int:
+        """The user's version: it changes whenever a writer took the user's memory."""
+        row = self.fetchall(
+            "SELECT version FROM adamm_user_versions WHERE user_id = ?", [user_id]
+        )
+        return int(row[0][0]) if row else 0
+
+    def bump_user_version(self, user_id: str) -> int:
+        """Count one more change of the user's memory; the new version."""
+        return int(
+            self.fetchall(
+                "INSERT INTO adamm_user_versions (user_id, version) VALUES (?, 1) "
+                "ON CONFLICT (user_id) DO UPDATE SET "
+                "version = adamm_user_versions.version + 1 RETURNING version",
+                [user_id],
+            )[0][0]
+        )
+
+    @contextmanager
+    def user_lock(
+        self,
+        user_id: str,
+        *,
+        wait: float | None = None,
+        on_wait: Callable[[str], None] | None = None,
+    ) -> Iterator[None]:
+        """Hold the right to write one user's memory, across processes.
+
+        On PostgreSQL this is a session advisory lock (released if the process
+        dies): a second process writing the same user waits for the first,
+        told once through ``on_wait``; ``wait`` bounds the wait in seconds (None:
+        no bound). On DuckDB the file lock already admits one writing process.
+
+        Raises:
+            StorageError: when ``wait`` runs out.
+        """
+        if self.engine != "postgres":
+            yield
+            return
+        key = _user_lock_key(user_id)
+        deadline = None if wait is None else time.monotonic() + max(0.0, wait)
+        told = False
+        while not self.fetchall("SELECT pg_try_advisory_lock(?)", [key])[0][0]:
+            holder = self._advisory_holder(key)
+            if deadline is not None and time.monotonic() >= deadline:
+                raise StorageError(
+                    f"user {user_id!r} is being written by {holder}; retry when "
+                    "it is done, or wait longer (Memory(..., wait=SECONDS))"
+                )
+            if on_wait is not None and not told:
+                bound = "" if wait is None else f" up to {wait:g} s"
+                on_wait(
+                    f"user {user_id!r} is being written by {holder}; "
+                    f"waiting{bound} for it to finish"
+                )
+                told = True
+            time.sleep(0.05)
+        try:
+            yield
+        finally:
+            try:
+                self.execute("SELECT pg_advisory_unlock(?)", [key])
+            except StorageError:
+                pass  # a lost connection has released it already
+
+    def _advisory_holder(self, key: int) -> str:
+        """Who holds an advisory lock, as its application names itself."""
+        rows = self.fetchall(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+            "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+            "AND l.classid = ? AND l.objid = ? AND l.objsubid = 1",
+            [(key >> 32) & 0xFFFFFFFF, key & 0xFFFFFFFF],
+        )
+        return str(rows[0][0]) if rows and rows[0][0] else "another process"
 
     def ensure_namespace(self, user_id: str) -> str:
         """Create the user's schema for materialized tables if needed."""

@@ -208,6 +208,20 @@ MIGRATIONS.append(
         ],
     )
 )
+MIGRATIONS.append(
+    (
+        7,
+        "a number per user that every writer bumps when it takes and when it "
+        "releases the user's memory, so that another process can tell that what "
+        "it holds in memory is stale",
+        [
+            """CREATE TABLE adamm_user_versions (
+                user_id VARCHAR PRIMARY KEY,
+                version BIGINT NOT NULL
+            )""",
+        ],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 POSTGRES_EXTRAS: dict[int, list[str]] = {

@@ -1,0 +1,207 @@
+"""Many processes, one PostgreSQL memory: writers of different users, readers of all.
+
+Four processes ingest four users into one database while four more run the
+operators and SemanticMatch against it. Afterwards every table, row and value
+of every user equals what one process ingesting the same history into a DuckDB
+file gets; no reader saw an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from langgraph_adamm import AdaMMConfig, Memory
+from langgraph_adamm.storage.database import MemoryDatabase
+from tests.conftest import stored_rows
+from tests.test_concurrency import HashEncoder
+from tools.synthetic_history import generate
+
+ROOT = Path(__file__).resolve().parent.parent
+USERS = [f"person-{i}" for i in range(4)]
+BATCH = 8
+
+WRITER = textwrap.dedent(f"""
+    import sys
+    from langgraph_adamm import AdaMMConfig, Memory
+    from tests.test_concurrency import HashEncoder
+    url, user, history = sys.argv[1:4]
+    with Memory(url, user_id=user, text_encoder=HashEncoder(), visual_encoder=None,
+                config=AdaMMConfig(ingest_batch_size={BATCH})) as m:
+        report = m.ingest(history)
+    print("done", report.rounds_new, flush=True)
+""")
+
+READER = textwrap.dedent("""
+    import json, os, sys, time, traceback
+    from langgraph_adamm import Memory
+    from tests.test_concurrency import HashEncoder
+    url, stop = sys.argv[1], sys.argv[2]
+    users = sys.argv[3:]
+    memories = [Memory(url, user_id=u, text_encoder=HashEncoder(), visual_encoder=None)
+                for u in users]
+    calls, errors, rows_seen = 0, [], 0
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        last = os.path.exists(stop)  # one more full pass after the writers end
+        for m in memories:
+            try:
+                for t in m.tables:
+                    res = m.compute({"table": t.table_name, "operator": "count"})
+                    rows_seen += res.row_count
+                    m.filter({"table": t.table_name, "result_budget": 5})
+                    m.rank({"table": t.table_name, "target_column_expression":
+                            t.columns[0].name, "order": "desc", "result_budget": 3})
+                    calls += 3
+                m.semantic_match("how did I sleep", "event", 5)
+                m.semantic_match("spending", "episode", 3)
+                calls += 2
+            except Exception as exc:
+                errors.append(f"{type(exc).__name__}: {exc}"[:300])
+        if last:
+            break
+    print(json.dumps({"calls": calls, "errors": errors, "rows": rows_seen}), flush=True)
+""")
+
+
+def _spawn(
+    code: str, *args: str, stderr: Any = subprocess.PIPE
+) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
+
+
+def user_state(m: Memory) -> dict[str, Any]:
+    """Every stored row of the Memory's user, by table, in a stable order.
+
+    Left out: the index token (a fresh random one per indexed batch) and the
+    user's version (how many times writers took the user), which say when
+    state changed, not what it is.
+    """
+    out: dict[str, Any] = {}
+    for (table,) in m.db.fetchall(
+        "SELECT table_name FROM information_schema.tables WHERE "
+        "table_schema = current_schema() AND table_name LIKE 'adamm%' "
+        "AND table_name NOT IN ('adamm_migrations', 'adamm_user_versions')"
+    ):
+        rows = stored_rows(m.db, f"{table} WHERE user_id = ?", [m.user_id])
+        if table == "adamm_retrieval_meta":
+            rows = [r[:4] for r in rows]  # without index_token
+        out[table] = rows
+    for t in m.tables:
+        out[t.table_name] = stored_rows(m.db, m.analytic.qualified(t))
+    return out
+
+
+@pytest.mark.slow
+def test_four_writers_and_four_readers_equal_one_process(
+    engine: str, postgres_server: Any, tmp_path: Path
+) -> None:
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    histories = {
+        u: generate(seed=40 + i, days=24, user_id=u).write(tmp_path / u)[0]
+        for i, u in enumerate(USERS)
+    }
+    url = postgres_server.create_database("shared")
+    Memory(url, user_id=USERS[0], retrieval=False).close()  # migrated once, first
+    stop = tmp_path / "writers-done"
+    readers = [_spawn(READER, url, str(stop), *USERS) for _ in range(4)]
+    writers = [_spawn(WRITER, url, u, str(histories[u])) for u in USERS]
+    for w in writers:
+        out, err = w.communicate(timeout=600)
+        assert w.returncode == 0, err[-2000:]
+        assert out.startswith("done")
+    stop.touch()
+    reports = []
+    for r in readers:
+        out, err = r.communicate(timeout=600)
+        assert r.returncode == 0, err[-2000:]
+        reports.append(json.loads(out.strip().splitlines()[-1]))
+    assert all(not rep["errors"] for rep in reports), [
+        e for rep in reports for e in rep["errors"]
+    ][:5]
+    assert sum(rep["calls"] for rep in reports) > 100
+    assert any(rep["rows"] for rep in reports)  # the last pass read the tables
+
+    config = AdaMMConfig(ingest_batch_size=BATCH)
+    for u in USERS:
+        with (
+            Memory(
+                url, user_id=u, text_encoder=HashEncoder(), visual_encoder=None
+            ) as m,
+            Memory(
+                tmp_path / f"{u}.duckdb",
+                user_id=u,
+                text_encoder=HashEncoder(),
+                visual_encoder=None,
+                config=config,
+            ) as ref,
+        ):
+            ref.ingest(histories[u])
+            assert m.tables and [t.table_name for t in m.tables] == [
+                t.table_name for t in ref.tables
+            ]
+            shared, alone = user_state(m), user_state(ref)
+            assert shared.keys() == alone.keys()
+            for table in alone:
+                assert shared[table] == alone[table], (u, table)
+
+
+@pytest.mark.slow
+def test_two_writers_of_one_user_take_turns(
+    engine: str, postgres_server: Any, tmp_path: Path
+) -> None:
+    """Two processes ingest the same user at once: each waits, nothing doubles."""
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    user = USERS[0]
+    hist = generate(seed=7, days=20, user_id=user).write(tmp_path / "h")[0]
+    url = postgres_server.create_database("same_user")
+    logs = [tmp_path / f"writer{i}.err" for i in range(2)]
+    message = "is being written by langgraph_adamm"
+    with MemoryDatabase(url) as db, db.user_lock(user):
+        # both writers start while this process holds the user: both must wait
+        writers = []
+        for log in logs:
+            with open(log, "w") as err:
+                writers.append(_spawn(WRITER, url, user, str(hist), stderr=err))
+        deadline = time.monotonic() + 120
+        while not all(message in log.read_text() for log in logs):
+            assert time.monotonic() < deadline, [log.read_text()[-500:] for log in logs]
+            assert all(w.poll() is None for w in writers)
+            time.sleep(0.1)
+    outs = [w.communicate(timeout=600)[0] for w in writers]
+    assert all(w.returncode == 0 for w in writers), [
+        log.read_text()[-2000:] for log in logs
+    ]
+    new = sorted(int(o.split()[1]) for o in outs)
+    assert new[0] == 0 and new[1] > 0  # the second found every round stored
+    config = AdaMMConfig(ingest_batch_size=BATCH)
+    with (
+        Memory(url, user_id=user, text_encoder=HashEncoder(), visual_encoder=None) as m,
+        Memory(
+            tmp_path / "alone.duckdb",
+            user_id=user,
+            text_encoder=HashEncoder(),
+            visual_encoder=None,
+            config=config,
+        ) as ref,
+    ):
+        ref.ingest(hist)
+        assert user_state(m) == user_state(ref)

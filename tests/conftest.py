@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.storage.database import MemoryDatabase
+from tools.memory_state import stored_rows  # noqa: F401 - tests import it from here
 
 
 class ScriptedChatModel(GenericFakeChatModel):
@@ -43,26 +44,6 @@ def history(
             "sessions": [{"session_id": session, "date": date, "rounds": rounds}],
         }
     )
-
-
-def _row_key(row: tuple[Any, ...]) -> list[tuple[bool, str, str]]:
-    return [(v is None, type(v).__name__, repr(v)) for v in row]
-
-
-def stored_rows(
-    db: MemoryDatabase, source: str, params: list[Any] | None = None
-) -> list[tuple[Any, ...]]:
-    """``SELECT * FROM source`` in a stable order, without storage row numbers.
-
-    ``source`` is a (quoted) table with an optional WHERE clause. PostgreSQL's
-    tables carry the row numbers DuckDB keeps hidden as a ``rowid`` column; it
-    is left out, so that the same memory reads the same on both engines.
-    """
-    cursor = db.execute(f"SELECT * FROM {source}", params or [])
-    names = [d[0] for d in cursor.description]
-    keep = [i for i, n in enumerate(names) if n != "rowid"]
-    rows = [tuple(r[i] for i in keep) for r in cursor.fetchall()]
-    return sorted(rows, key=_row_key)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -9,36 +9,17 @@ ingested one after another.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 import threading
 
-import numpy as np
 import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
 from tools.everyday_checks import snapshot
+from tools.memory_state import HashEncoder
 
 pytest.importorskip("faiss")
-
-
-class HashEncoder:
-    """A deterministic, cheap text encoder: hashed character trigrams."""
-
-    name = "hash-trigrams"
-    dim = 64
-
-    def encode(self, texts):
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            t = f"  {text.lower()} "
-            for j in range(len(t) - 2):
-                h = hashlib.blake2b(t[j : j + 3].encode(), digest_size=2).digest()
-                out[i, int.from_bytes(h, "big") % self.dim] += 1.0
-            norm = np.linalg.norm(out[i]) or 1.0
-            out[i] /= norm
-        return out
 
 
 def histories():

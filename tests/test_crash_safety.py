@@ -71,3 +71,28 @@ def test_killed_ingest_keeps_every_committed_round(tmp_path):
     with Memory(tmp_path / "clean.duckdb", user_id="synth", config=cfg) as clean:
         clean.ingest(hist)
         assert {t["table"]: t["rows"] for t in clean.describe_tables()} == resumed
+
+
+@pytest.mark.slow
+def test_killed_ingestions_converge_on_either_engine(engine, tmp_path, request):
+    """Two kill -9 trials (one in extraction, one in indexing) on this run's engine.
+
+    ``tools/kill_trials.py --trials 10`` runs more; BENCHMARKS.md has its output.
+    """
+    from tools.kill_trials import run_trials
+
+    count = [0]
+
+    def where() -> str:
+        if engine == "postgres":
+            server = request.getfixturevalue("postgres_server")
+            return server.create_database(template="adamm_template")
+        count[0] += 1
+        return str(tmp_path / f"m{count[0]}.duckdb")
+
+    trials = run_trials(
+        where, 2, days=20, batch=10, folder=tmp_path, log=lambda _: None
+    )
+    assert [t.stage for t in trials] == ["extract", "index"]
+    for t in trials:
+        assert t.at >= 0 and not t.problems and t.equal, t

@@ -21,8 +21,7 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.storage.database import MemoryDatabase
-from tests.conftest import stored_rows
-from tests.test_concurrency import HashEncoder
+from tools.memory_state import HashEncoder, user_state
 from tools.synthetic_history import generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +31,7 @@ BATCH = 8
 WRITER = textwrap.dedent(f"""
     import sys
     from langgraph_adamm import AdaMMConfig, Memory
-    from tests.test_concurrency import HashEncoder
+    from tools.memory_state import HashEncoder
     url, user, history = sys.argv[1:4]
     with Memory(url, user_id=user, text_encoder=HashEncoder(), visual_encoder=None,
                 config=AdaMMConfig(ingest_batch_size={BATCH})) as m:
@@ -43,7 +42,7 @@ WRITER = textwrap.dedent(f"""
 READER = textwrap.dedent("""
     import json, os, sys, time, traceback
     from langgraph_adamm import Memory
-    from tests.test_concurrency import HashEncoder
+    from tools.memory_state import HashEncoder
     url, stop = sys.argv[1], sys.argv[2]
     users = sys.argv[3:]
     memories = [Memory(url, user_id=u, text_encoder=HashEncoder(), visual_encoder=None)
@@ -84,28 +83,6 @@ def _spawn(
         stderr=stderr,
         text=True,
     )
-
-
-def user_state(m: Memory) -> dict[str, Any]:
-    """Every stored row of the Memory's user, by table, in a stable order.
-
-    Left out: the index token (a fresh random one per indexed batch) and the
-    user's version (how many times writers took the user), which say when
-    state changed, not what it is.
-    """
-    out: dict[str, Any] = {}
-    for (table,) in m.db.fetchall(
-        "SELECT table_name FROM information_schema.tables WHERE "
-        "table_schema = current_schema() AND table_name LIKE 'adamm%' "
-        "AND table_name NOT IN ('adamm_migrations', 'adamm_user_versions')"
-    ):
-        rows = stored_rows(m.db, f"{table} WHERE user_id = ?", [m.user_id])
-        if table == "adamm_retrieval_meta":
-            rows = [r[:4] for r in rows]  # without index_token
-        out[table] = rows
-    for t in m.tables:
-        out[t.table_name] = stored_rows(m.db, m.analytic.qualified(t))
-    return out
 
 
 @pytest.mark.slow

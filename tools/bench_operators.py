@@ -8,6 +8,10 @@ operators then run through the public API exactly as a tool call would: name
 resolution, value casting, SQL compilation and the query, result rows included.
 
     python tools/bench_operators.py --rows 1000000 --calls 60
+    python tools/bench_operators.py --engine duckdb postgres   # side by side
+
+PostgreSQL runs on a throwaway local server (``tools/postgres_server.py``, fsync
+on, default settings otherwise).
 """
 
 from __future__ import annotations
@@ -27,22 +31,38 @@ from langgraph_adamm import Memory  # noqa: E402
 from tools.synthetic_history import generate  # noqa: E402
 
 
-def build(workdir: Path, rows: int) -> tuple[Memory, str]:
+def build(where: str, workdir: Path, rows: int) -> tuple[Memory, str]:
     hist, _ = generate(seed=5, days=40).write(workdir / "h")
-    memory = Memory(workdir / "bench.duckdb", user_id="synth", retrieval=False)
+    memory = Memory(where, user_id="synth", retrieval=False)
     memory.ingest(hist)
     table = next(t for t in memory.tables if "total_sleep" in t.attributes)
     # Same columns and types as induced; values drawn like the generator's.
-    memory.db.execute(
+    head = (
         f"INSERT INTO {memory.analytic.qualified(table)} "
         '("source", "order", "time", total_sleep, deep_sleep, resting_hr, sleep_score) '
-        "SELECT 'B:' || i, 100000 + i, TIMESTAMP '2020-01-01' + to_minutes(i * 37), "
-        "round(5 + random() * 3.5, 1), round(0.5 + random() * 1.5, 1), "
-        "50 + (random() * 16)::BIGINT, 60 + (random() * 35)::BIGINT "
-        "FROM range(?) t(i)",
-        [rows - memory.analytic.row_count(table)],
     )
-    memory.db.execute("CHECKPOINT")
+    more = rows - memory.analytic.row_count(table)
+    if memory.db.engine == "postgres":
+        memory.db.execute(
+            head + "SELECT 'B:' || i, 100000 + i, "
+            "TIMESTAMP '2020-01-01' + make_interval(mins => i * 37), "
+            "round((5 + random() * 3.5)::numeric, 1), "
+            "round((0.5 + random() * 1.5)::numeric, 1), "
+            "50 + (random() * 16)::BIGINT, 60 + (random() * 35)::BIGINT "
+            "FROM generate_series(0, ? - 1) AS t(i)",
+            [more],
+        )
+        memory.db.execute(f"ANALYZE {memory.analytic.qualified(table)}")
+    else:
+        memory.db.execute(
+            head + "SELECT 'B:' || i, 100000 + i, "
+            "TIMESTAMP '2020-01-01' + to_minutes(i * 37), "
+            "round(5 + random() * 3.5, 1), round(0.5 + random() * 1.5, 1), "
+            "50 + (random() * 16)::BIGINT, 60 + (random() * 35)::BIGINT "
+            "FROM range(?) t(i)",
+            [more],
+        )
+        memory.db.execute("CHECKPOINT")
     return memory, table.table_name
 
 
@@ -62,9 +82,37 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--calls", type=int, default=60)
+    parser.add_argument(
+        "--engine", nargs="+", choices=("duckdb", "postgres"), default=["duckdb"]
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        memory, table = build(Path(tmp), args.rows)
+    results: dict[str, list[tuple[str, float, float]]] = {}
+    for engine in args.engine:
+        with tempfile.TemporaryDirectory() as tmp:
+            if engine == "postgres":
+                from tools.postgres_server import PostgresServer
+
+                with PostgresServer(durable=True) as server:
+                    results[engine] = run(
+                        server.create_database("bench"), Path(tmp), args
+                    )
+            else:
+                results[engine] = run(str(Path(tmp) / "bench.duckdb"), Path(tmp), args)
+    names = [name for name, _, _ in next(iter(results.values()))]
+    heads = " | ".join(f"{e} median ms | {e} p95 ms" for e in results)
+    print(f"\n| operation | {heads} |")
+    print("|---|" + "---:|" * (2 * len(results)))
+    for i, name in enumerate(names):
+        cells = " | ".join(
+            f"{results[e][i][1]:.1f} | {results[e][i][2]:.1f}" for e in results
+        )
+        print(f"| {name} | {cells} |")
+
+
+def run(where: str, workdir: Path, args: Any) -> list[tuple[str, float, float]]:
+    """Build the table at ``where`` and time every case; (name, median, p95)."""
+    if True:
+        memory, table = build(where, workdir, args.rows)
         n = memory.analytic.row_count(memory.analytic.table(table))  # type: ignore[arg-type]
         year = [
             {"column": "time", "op": "between", "value": ["2021-01-01", "2021-12-31"]}
@@ -167,15 +215,16 @@ def main() -> None:
             ),
         ]
         print(
-            f"table {table}: {n:,} rows; {args.calls} timed calls each "
-            "after 3 warm-up calls\n"
+            f"{memory.db.engine}: table {table}: {n:,} rows; {args.calls} timed "
+            "calls each after 3 warm-up calls",
+            flush=True,
         )
-        print("| operation | median ms | p95 ms |")
-        print("|---|---:|---:|")
+        out = []
         for name, fn in cases:
             med, p95 = timed(fn, args.calls)
-            print(f"| {name} | {med:.1f} | {p95:.1f} |")
+            out.append((name, med, p95))
         memory.close()
+        return out
 
 
 if __name__ == "__main__":

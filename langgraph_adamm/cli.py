@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, StorageError
+from langgraph_adamm.storage.dialect import redacted
 
 if TYPE_CHECKING:
     from langgraph_adamm.memory import Memory
@@ -76,9 +77,11 @@ def _ingest(args: argparse.Namespace) -> int:
         )
         report.problems.extend(result.problems)
         if args.json:
-            print(json.dumps(_report_json(report, user_id, args.db), indent=1))
+            print(
+                json.dumps(_report_json(report, user_id, redacted(args.db)), indent=1)
+            )
         else:
-            print(f"user: {user_id}  database: {args.db}")
+            print(f"user: {user_id}  database: {redacted(args.db)}")
             print(report)
     return 0
 
@@ -114,6 +117,16 @@ def _report_json(report: Any, user_id: str, db: str) -> dict[str, Any]:
     out["problems"] = [str(p) for p in report.problems]
     out["user_id"], out["database"] = user_id, db
     return out
+
+
+_DB_HELP = "memory database: a DuckDB file, or postgresql://user@host:port/dbname"
+
+
+def _db_exists(db: str) -> bool:
+    """Whether a --db names something to open: a file, or a PostgreSQL server."""
+    from langgraph_adamm.storage.dialect import is_postgres_url
+
+    return is_postgres_url(db) or Path(db).exists()
 
 
 def _users(db_path: str) -> list[str]:
@@ -168,7 +181,7 @@ def print_tables(memory: Memory) -> None:
 def _tables(args: argparse.Namespace) -> int:
     from langgraph_adamm.memory import Memory
 
-    if not Path(args.db).exists():
+    if not _db_exists(args.db):
         raise AdaMMError(f"no memory database at {args.db}; run 'adamm ingest' first")
     stored = _users(args.db)
     if args.user_id and args.user_id not in stored:
@@ -198,7 +211,7 @@ def _forget(args: argparse.Namespace) -> int:
     from langgraph_adamm.memory import Memory
     from langgraph_adamm.storage.compact import compact
 
-    if not Path(args.db).exists():
+    if not _db_exists(args.db):
         raise AdaMMError(f"no memory database at {args.db}")
     if args.user_id not in _users(args.db):
         raise AdaMMError(f"no rounds of user {args.user_id!r} in {args.db}")
@@ -257,7 +270,10 @@ def _checkpoint(db_path: str, wait: float) -> None:
     The forget has committed by then: a failure here is a warning, not an error.
     """
     from langgraph_adamm.storage.database import MemoryDatabase
+    from langgraph_adamm.storage.dialect import is_postgres_url
 
+    if is_postgres_url(db_path):
+        return  # PostgreSQL reuses the space itself (autovacuum)
     try:
         db = MemoryDatabase(db_path, wait=wait)
         try:
@@ -364,7 +380,7 @@ def _ask(args: argparse.Namespace) -> int:
     if (args.question is None) == (args.questions is None):
         raise AdaMMError("give either a QUESTION or --questions FILE")
     try:
-        if not Path(args.db).exists():
+        if not _db_exists(args.db):
             raise AdaMMError(
                 f"no memory database at {args.db}; run 'adamm ingest' first"
             )
@@ -519,7 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
         "file",
         help="the history (JSON or JSON Lines, docs/history-format.md); - reads stdin",
     )
-    ing.add_argument("--db", required=True, help="memory database file (DuckDB)")
+    ing.add_argument("--db", required=True, help=_DB_HELP)
     ing.add_argument(
         "--model", help="chat model, e.g. openai:gpt-4.1-nano (default: offline rules)"
     )
@@ -562,7 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
     tab = sub.add_parser(
         "tables", help="list induced tables with columns and row counts"
     )
-    tab.add_argument("--db", required=True, help="memory database file (DuckDB)")
+    tab.add_argument("--db", required=True, help=_DB_HELP)
     tab.add_argument("--user-id", help="one namespace (default: all)")
     tab.add_argument(
         "--json", action="store_true", help="print {user: [table, ...]} as JSON"
@@ -574,7 +590,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="forget rounds, a session, rounds before a date, or a whole user "
         "(a dry run unless --yes)",
     )
-    fg.add_argument("--db", required=True, help="memory database file (DuckDB)")
+    fg.add_argument("--db", required=True, help=_DB_HELP)
     fg.add_argument("--user-id", required=True, help="the namespace to forget in")
     which = fg.add_mutually_exclusive_group(required=True)
     which.add_argument(
@@ -656,7 +672,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ask = sub.add_parser("ask", help="answer a question (or a questions file)")
     ask.add_argument("question", nargs="?", help="the question")
-    ask.add_argument("--db", required=True, help="memory database file (DuckDB)")
+    ask.add_argument("--db", required=True, help=_DB_HELP)
     ask.add_argument("--user-id", help="namespace (default: the only user stored)")
     ask.add_argument(
         "--model", help="chat model, e.g. openai:gpt-4.1-nano (default: offline)"

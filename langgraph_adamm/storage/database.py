@@ -16,7 +16,12 @@ import duckdb
 import numpy as np
 
 from langgraph_adamm.errors import StorageError
-from langgraph_adamm.storage.dialect import is_postgres_url, to_postgres, upsert
+from langgraph_adamm.storage.dialect import (
+    is_postgres_url,
+    redacted,
+    to_postgres,
+    upsert,
+)
 from langgraph_adamm.storage.migrations import (
     LATEST_VERSION,
     MIGRATIONS,
@@ -125,11 +130,6 @@ def _user_lock_key(user_id: str) -> int:
     """A signed 64-bit advisory lock key for one user's memory."""
     digest = hashlib.sha256(b"adamm-user\0" + user_id.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
-
-
-def _redacted(path: str) -> str:
-    """A database argument fit for messages: a connection string loses its password."""
-    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", path)
 
 
 def _is_engine_error(exc: Exception) -> bool:
@@ -265,7 +265,7 @@ class MemoryDatabase:
             )
         except psycopg.Error as exc:
             raise StorageError(
-                f"cannot open memory database {_redacted(self.path)}: "
+                f"cannot open memory database {redacted(self.path)}: "
                 f"{str(exc).strip().splitlines()[-1][:240]}"
             ) from None
         # Read and write values as DuckDB does: JSON as its text, NUMERIC (what
@@ -320,7 +320,7 @@ class MemoryDatabase:
         current = self.schema_version()
         if current > LATEST_VERSION:
             raise StorageError(
-                f"{_redacted(self.path)} was written by a newer langgraph_adamm "
+                f"{redacted(self.path)} was written by a newer langgraph_adamm "
                 f"(schema version {current}, this one knows {LATEST_VERSION}); "
                 "upgrade the package"
             )
@@ -446,7 +446,7 @@ class MemoryDatabase:
     def _closed(self, exc: Exception) -> StorageError:
         """The library's error for a failed statement, naming the database."""
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        where = _redacted(self.path)
+        where = redacted(self.path)
         if (
             isinstance(exc, duckdb.ConnectionException) and "closed" in message.lower()
         ) or (self.engine == "postgres" and "connection is closed" in message):

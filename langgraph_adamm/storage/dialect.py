@@ -95,3 +95,9 @@ def upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> tuple[str,
         return head, f" ON CONFLICT ({', '.join(key)}) DO NOTHING"
     sets = ", ".join(f"{c} = excluded.{c}" for c in others)
     return head, f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {sets}"
+
+
+def redacted(path: str) -> str:
+    """A database argument fit for messages: a connection string loses its password."""
+    path = re.sub(r"(://[^:/@]+:)[^@/]*@", r"\1***@", path)
+    return re.sub(r"(password=)[^&\s]*", r"\1***", path)

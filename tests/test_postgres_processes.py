@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
+from langgraph_adamm.errors import StorageError
 from langgraph_adamm.storage.database import MemoryDatabase
 from tools.memory_state import HashEncoder, user_state
 from tools.synthetic_history import generate
@@ -182,3 +183,35 @@ def test_two_writers_of_one_user_take_turns(
     ):
         ref.ingest(hist)
         assert user_state(m) == user_state(ref)
+
+
+def test_a_dropped_connection_loses_no_committed_batch(
+    engine: str, postgres_server: Any, tmp_path: Path
+) -> None:
+    """The server ends the connection mid-ingest: a clear error, then it goes on."""
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    user = USERS[1]
+    hist = generate(seed=11, days=12, user_id=user).write(tmp_path / "h")[0]
+    url = postgres_server.create_database("dropped")
+    config = AdaMMConfig(ingest_batch_size=BATCH)
+    with (
+        Memory(url, user_id=user, retrieval=False, config=config) as m,
+        MemoryDatabase(url) as admin,
+    ):
+        backend = m.db.fetchall("SELECT pg_backend_pid()")[0][0]
+        def progress(done: int, total: int) -> None:
+            if done == 3 * BATCH + 1:  # three batches committed, the fourth open
+                admin.execute("SELECT pg_terminate_backend(?)", [backend])
+
+        with pytest.raises(StorageError, match="lost the connection"):
+            m.ingest(hist, progress=progress)
+        status = m.analytic.round_status()  # connects again
+        assert m.db.fetchall("SELECT pg_backend_pid()")[0][0] != backend
+        assert status["extracted"] == 3 * BATCH  # committed batches kept, no more
+        m.ingest(hist)  # finishes the rest
+        with Memory(
+            tmp_path / "alone.duckdb", user_id=user, retrieval=False, config=config
+        ) as ref:
+            ref.ingest(hist)
+            assert user_state(m) == user_state(ref)

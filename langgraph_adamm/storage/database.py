@@ -179,6 +179,8 @@ class MemoryDatabase:
                     f"cannot create memory database {self.path}: folder {parent} "
                     "does not exist"
                 )
+        self.read_only = read_only
+        self._shut = False
         self.con: Any = (
             self._connect_postgres()
             if self.engine == "postgres"
@@ -192,8 +194,6 @@ class MemoryDatabase:
         self.index_lock = threading.RLock()
         """Held while pending rounds are indexed into retrieval memory."""
         self._in_transaction = False
-        if read_only and self.engine == "postgres":
-            self.con.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         if not read_only:
             self.migrate()
         elif self.schema_version() == 0:
@@ -282,6 +282,8 @@ class MemoryDatabase:
         ):
             con.adapters.register_dumper(number, dumper)
         con.execute("SET TIME ZONE 'UTC'")
+        if self.read_only:
+            con.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         return con
 
     # -- migrations -----------------------------------------------------
@@ -379,10 +381,20 @@ class MemoryDatabase:
         with self._lock:
             return self._run(sql, params)
 
+    def _live(self) -> Any:
+        """The PostgreSQL connection, opened again if it was lost between calls.
+
+        Never inside a transaction: that one is gone with its connection, and
+        its statements fail until it is left.
+        """
+        if self.con.broken and not self._in_transaction and not self._shut:
+            self.con = self._connect_postgres()
+        return self.con
+
     def _run(self, sql: str, params: list[Any] | None) -> Any:
         try:
             if self.engine == "postgres":
-                return self.con.execute(to_postgres(sql), params or [])
+                return self._live().execute(to_postgres(sql), params or [])
             return self.con.execute(sql, params or [])
         except VALUE_ERRORS:
             raise
@@ -405,7 +417,7 @@ class MemoryDatabase:
         with self._lock:
             try:
                 if self.engine == "postgres":
-                    with self.con.cursor() as cursor:
+                    with self._live().cursor() as cursor:
                         cursor.executemany(to_postgres(sql), rows)
                 else:
                     self.con.executemany(sql, rows)
@@ -449,9 +461,16 @@ class MemoryDatabase:
         where = redacted(self.path)
         if (
             isinstance(exc, duckdb.ConnectionException) and "closed" in message.lower()
-        ) or (self.engine == "postgres" and "connection is closed" in message):
+        ) or (self._shut and "connection is closed" in message):
             return StorageError(
                 f"the memory database {where} is closed; open a new Memory"
+            )
+        if self.engine == "postgres" and self.con.broken:
+            return StorageError(
+                f"lost the connection to the memory database {where} "
+                f"({message[:160]}); "
+                "what was not committed was rolled back (ingesting again finishes "
+                "it), and the next call connects again"
             )
         if "corrupt" in message.lower() or "checksum" in message.lower():
             return StorageError(
@@ -545,6 +564,7 @@ class MemoryDatabase:
     def close(self) -> None:
         """Close the connection (checkpointing the write-ahead log)."""
         with self._lock:
+            self._shut = True
             self.con.close()
             key, self._key = self._key, None
             if key is not None:

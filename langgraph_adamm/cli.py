@@ -182,16 +182,21 @@ def _tables(args: argparse.Namespace) -> int:
     from langgraph_adamm.memory import Memory
 
     if not _db_exists(args.db):
-        raise AdaMMError(f"no memory database at {args.db}; run 'adamm ingest' first")
+        raise AdaMMError(
+            f"no memory database at {redacted(args.db)}; run 'adamm ingest' first"
+        )
     stored = _users(args.db)
     if args.user_id and args.user_id not in stored:
         print(
-            f"no rounds of user {args.user_id!r} in {args.db} "
+            f"no rounds of user {args.user_id!r} in {redacted(args.db)} "
             f"(users there: {', '.join(map(repr, stored)) or 'none'})"
         )
         return 0
     if not stored:
-        print(f"the memory at {args.db} holds no rounds yet; run 'adamm ingest' first")
+        print(
+            f"the memory at {redacted(args.db)} holds no rounds yet; "
+            "run 'adamm ingest' first"
+        )
         return 0
     users = [args.user_id] if args.user_id else stored
     out = {}
@@ -212,9 +217,9 @@ def _forget(args: argparse.Namespace) -> int:
     from langgraph_adamm.storage.compact import compact
 
     if not _db_exists(args.db):
-        raise AdaMMError(f"no memory database at {args.db}")
+        raise AdaMMError(f"no memory database at {redacted(args.db)}")
     if args.user_id not in _users(args.db):
-        raise AdaMMError(f"no rounds of user {args.user_id!r} in {args.db}")
+        raise AdaMMError(f"no rounds of user {args.user_id!r} in {redacted(args.db)}")
     before = None
     if args.before:
         try:
@@ -314,7 +319,7 @@ def _demo(args: argparse.Namespace) -> int:
         questions = read_questions(q_path)
     print(
         f"Ingesting the bundled sample history ({history.round_count} rounds) into "
-        f"{args.db}, offline (rule extraction, no model)."
+        f"{redacted(args.db)}, offline (rule extraction, no model)."
     )
     with Memory(args.db, user_id=history.user_id) as memory:
         report = memory.ingest(history, progress=_progress_bar("extracting"))
@@ -366,9 +371,12 @@ def _ask_user(args: argparse.Namespace) -> str:
     if len(users) == 1:
         return users[0]
     if not users:
-        raise AdaMMError(f"the memory at {args.db} is empty; run 'adamm ingest' first")
+        raise AdaMMError(
+            f"the memory at {redacted(args.db)} is empty; run 'adamm ingest' first"
+        )
     raise AdaMMError(
-        f"the memory at {args.db} holds several users ({', '.join(users[:10])}); "
+        f"the memory at {redacted(args.db)} holds several users "
+        f"({', '.join(users[:10])}); "
         "choose one with --user-id"
     )
 
@@ -382,7 +390,7 @@ def _ask(args: argparse.Namespace) -> int:
     try:
         if not _db_exists(args.db):
             raise AdaMMError(
-                f"no memory database at {args.db}; run 'adamm ingest' first"
+                f"no memory database at {redacted(args.db)}; run 'adamm ingest' first"
             )
         user = _ask_user(args)
         questions = (

@@ -6,8 +6,14 @@ import asyncio
 import copy
 import logging
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import (
+    AbstractContextManager,
+    asynccontextmanager,
+    contextmanager,
+    nullcontext,
+)
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -189,6 +195,50 @@ def _counter(
     return tick
 
 
+async def _settled(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a worker thread, waited for even by a cancelled caller.
+
+    So that what the thread took can be given back.
+    """
+    task = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait([task])
+        raise
+
+
+class _Held:
+    """The user's write lock, already taken by ``Memory._awriting``.
+
+    Entering reads the user again if another process wrote it and bumps its
+    version; leaving bumps it and gives the lock back.
+    """
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.entered = False
+
+    def __enter__(self) -> None:
+        m = self.memory
+        try:
+            m._sync()
+            m._version = m.db.bump_user_version(m.user_id)
+        except BaseException:
+            m.db.release_user_lock(m.user_id)
+            raise
+        self.entered = True
+
+    def __exit__(self, *exc: object) -> None:
+        m = self.memory
+        try:
+            m._version = m.db.bump_user_version(m.user_id)
+        except StorageError:
+            m._version = None  # read again before the next use
+        finally:
+            m.db.release_user_lock(m.user_id)
+
+
 def _tell_waiting(message: str) -> None:
     logging.getLogger(__name__).warning(message)
 
@@ -255,6 +305,9 @@ class Memory:
             self.db.user_version(user_id) if self.db.engine == "postgres" else None
         )
         """The user's version the state in memory was read at (PostgreSQL)."""
+        self._sync_lock = threading.Lock()
+        self._held = threading.local()
+        """``depth`` is 1 while this thread holds the user's write lock."""
         self.chat_model = chat_model
         self._views: dict[str, Memory] = {}
         self._views_lock = threading.Lock()
@@ -390,10 +443,11 @@ class Memory:
         rounds = list(history.rounds())
         report.rounds_read += len(rounds)
         size = self.config.ingest_batch_size
-        for i in range(0, len(rounds), size):
-            new, old = self.analytic.store_rounds(rounds[i : i + size])
-            report.rounds_new += new
-            report.rounds_already_stored += old
+        with self._writing():
+            for i in range(0, len(rounds), size):
+                new, old = self.analytic.store_rounds(rounds[i : i + size])
+                report.rounds_new += new
+                report.rounds_already_stored += old
         return report
 
     def pending_batches(
@@ -446,8 +500,9 @@ class Memory:
 
     def apply_extracted(self, results: list[Extracted], report: IngestReport) -> None:
         """Stage 3: mining, induction and materialization, one transaction a batch."""
-        report.add(self.analytic.apply_batch(results))
-        report.tables = len(self.analytic.tables)
+        with self._writing():
+            report.add(self.analytic.apply_batch(results))
+            report.tables = len(self.analytic.tables)
 
     def index_pending(
         self, report: IngestReport, progress: ProgressCallback | None = None
@@ -455,7 +510,8 @@ class Memory:
         """Stage 4: events, episodes and topics of the retrieval memory."""
         if self.retrieval is None:
             return
-        outcome = self.retrieval.index_pending(progress)
+        with self._writing():
+            outcome = self.retrieval.index_pending(progress)
         report.rounds_indexed += outcome.indexed
         report.image_problems.extend(outcome.image_problems)
 
@@ -515,14 +571,7 @@ class Memory:
         Like :meth:`ingest`, one ingestion runs at a time per database; others
         wait (without blocking the event loop).
         """
-        await self._acquire_ingest_lock()
-        writing = self._writing()
-        try:
-            await asyncio.to_thread(writing.__enter__)
-        except BaseException:
-            self.db.ingest_lock.release()
-            raise
-        try:
+        async with self._alocked():
             report = await asyncio.to_thread(self.store_history, history, strict=strict)
             batches = await asyncio.to_thread(self.pending_batches, retry_failed)
             tick = _counter(progress, sum(len(b) for b in batches))
@@ -532,11 +581,25 @@ class Memory:
             await asyncio.to_thread(self.index_pending, report, index_progress)
             report.tables = len(self.analytic.tables)
             return report
-        finally:
+
+    @asynccontextmanager
+    async def _alocked(self) -> AsyncIterator[None]:
+        """The ingest lock and the user's write lock, taken by a coroutine.
+
+        Neither wait holds a worker thread, and a cancelled call leaves neither
+        lock held nor a thread that takes one later.
+        """
+        await self._acquire_ingest_lock()
+        try:
+            held = await self._awriting()
             try:
-                await asyncio.to_thread(writing.__exit__, None, None, None)
+                await _settled(held.__enter__)
+                yield
             finally:
-                self.db.ingest_lock.release()
+                if getattr(held, "entered", False):
+                    await _settled(held.__exit__, None, None, None)
+        finally:
+            self.db.ingest_lock.release()
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
@@ -546,21 +609,66 @@ class Memory:
         state: it is read again first. The version is bumped on taking and on
         releasing, so that readers elsewhere see the change (:meth:`refresh`).
         """
-        if self.db.engine != "postgres":
-            yield
+        if self.db.engine != "postgres" or self._depth():
+            yield  # DuckDB, or already held by this thread (a stage of ingest)
             return
         with self.db.user_lock(
             self.user_id, wait=self._wait or None, on_wait=_tell_waiting
         ):
+            yield from self._written()
+
+    def _depth(self) -> bool:
+        """Whether this thread holds the user's write lock already."""
+        return bool(getattr(self._held, "depth", 0))
+
+    def _written(self) -> Iterator[None]:
+        """The part of :meth:`_writing` inside the user lock."""
+        self._held.depth = 1
+        try:
             self._sync()
             self._version = self.db.bump_user_version(self.user_id)
+            yield
+        finally:
+            self._held.depth = 0
             try:
-                yield
-            finally:
-                try:
-                    self._version = self.db.bump_user_version(self.user_id)
-                except StorageError:
-                    self._version = None  # read again before the next use
+                self._version = self.db.bump_user_version(self.user_id)
+            except StorageError:
+                self._version = None  # read again before the next use
+
+    async def _awriting(self) -> AbstractContextManager[Any]:
+        """:meth:`_writing` for coroutines: waits for the user lock on the loop.
+
+        A cancelled wait leaves no thread behind that could take the lock later.
+        """
+        if self.db.engine != "postgres" or self._depth():
+            return nullcontext()
+        deadline = None if not self._wait else time.monotonic() + self._wait
+        told = False
+        while True:
+            attempt = asyncio.ensure_future(
+                asyncio.to_thread(self.db.try_user_lock, self.user_id)
+            )
+            try:
+                got = await asyncio.shield(attempt)
+            except asyncio.CancelledError:
+                if await attempt:  # taken just as the wait was cancelled
+                    self.db.release_user_lock(self.user_id)
+                raise
+            if got:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                raise StorageError(
+                    self.db.user_lock_message(self.user_id, None).split(";")[0]
+                    + "; retry when it is done, or wait longer "
+                    "(Memory(..., wait=SECONDS))"
+                )
+            if not told:
+                _tell_waiting(
+                    self.db.user_lock_message(self.user_id, self._wait or None)
+                )
+                told = True
+            await asyncio.sleep(0.05)
+        return _Held(self)
 
     def refresh(self) -> bool:
         """Read this user's memory again if another process has written it since.
@@ -574,15 +682,17 @@ class Memory:
         return self._sync()
 
     def _sync(self) -> bool:
-        version = self.db.user_version(self.user_id)
-        if version == self._version:
-            return False
-        self.analytic.reload()
-        self.analytic.generation += 1
-        if self._retrieval_open and self._retrieval is not None:
-            self._retrieval.reload()
-        self._version = version
-        return True
+        with self._sync_lock:
+            version = self.db.user_version(self.user_id)
+            if version in (self._version, self.db.own_version(self.user_id)):
+                self._version = version  # unchanged, or changed by this Memory
+                return False
+            self.analytic.reload()
+            self.analytic.generation += 1
+            if self._retrieval_open and self._retrieval is not None:
+                self._retrieval.reload()
+            self._version = version
+            return True
 
     # -- forgetting -------------------------------------------------------
     def rounds_to_forget(
@@ -745,14 +855,7 @@ class Memory:
         dry_run: bool = False,
     ) -> ForgetReport:
         """Async :meth:`forget`: waits for the ingest lock without a worker thread."""
-        await self._acquire_ingest_lock()
-        writing = self._writing()
-        try:
-            await asyncio.to_thread(writing.__enter__)
-        except BaseException:
-            self.db.ingest_lock.release()
-            raise
-        try:
+        async with self._alocked():
             return await asyncio.to_thread(
                 self._forget_locked,
                 round_ids,
@@ -761,11 +864,6 @@ class Memory:
                 everything=everything,
                 dry_run=dry_run,
             )
-        finally:
-            try:
-                await asyncio.to_thread(writing.__exit__, None, None, None)
-            finally:
-                self.db.ingest_lock.release()
 
     # -- retrieval access -------------------------------------------------
     def _require_retrieval(self) -> RetrievalMemory:
@@ -876,6 +974,7 @@ class Memory:
         ``uncast``: their count, the round ids and the reasons; those cells are
         NULL in the table and the raw values stay in the observations.
         """
+        self.refresh()
         out = []
         uncast = self.analytic.cast_problems()
         for t in self.analytic.tables:
@@ -929,6 +1028,13 @@ class Memory:
             if view is None:
                 view = copy.copy(self)  # keeps _root: views share one registry
                 view.user_id = user_id
+                view._version = (
+                    self.db.user_version(user_id)
+                    if self.db.engine == "postgres"
+                    else None
+                )
+                view._sync_lock = threading.Lock()
+                view._held = threading.local()
                 view._views = {}
                 view._cards = None
                 view._graphs = {}
@@ -965,6 +1071,7 @@ class Memory:
 
     def planning_cards(self) -> tuple[list[TableCard], list[EpisodeCard]]:
         """Planning-context candidates (tables, episodes), cached until a change."""
+        self.refresh()
         key = self.version
         if self._cards is None or self._cards[0] != key:
             self._cards = (

@@ -454,17 +454,20 @@ class MaterializerMixin:
             ],
         )
 
-    def _load_stats(self) -> None:
-        """Read the stored column statistics of every table.
+    def _read_stats(
+        self, tables: dict[int, TableSchema]
+    ) -> dict[int, dict[str, ColumnStats]]:
+        """The stored column statistics of these tables.
 
         A table without them, or with unreadable ones, has them counted again
         when they are needed.
         """
+        out: dict[int, dict[str, ColumnStats]] = {}
         for sid, text in self.db.fetchall(
             "SELECT schema_id, stats FROM adamm_column_stats WHERE user_id = ?",
             [self.user_id],
         ):
-            table = self._tables.get(sid)
+            table = tables.get(sid)
             try:
                 stats = {
                     a: ColumnStats.from_json(t) for a, t in json.loads(text).items()
@@ -472,7 +475,8 @@ class MaterializerMixin:
             except (ValueError, AttributeError):
                 continue
             if table is not None and set(stats) == set(table.attributes):
-                self._stats[sid] = stats
+                out[sid] = stats
+        return out
 
     def _drop(self, table: TableSchema) -> None:
         self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")

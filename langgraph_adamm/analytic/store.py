@@ -139,17 +139,24 @@ class AnalyticMemory(ForgetMixin):
 
     # -- state ------------------------------------------------------------
     def reload(self) -> None:
-        """Rebuild in-memory counts and schema metadata from the database."""
+        """Rebuild in-memory counts and schema metadata from the database.
+
+        The new state is read first, from one snapshot, and then put in place,
+        so that a reader in another thread sees the old tables or the new ones,
+        never none.
+        """
+        with self.db.snapshot():
+            self._reload()
+
+    def _reload(self) -> None:
         counts = PatternCounts()
         for key, count in self.db.fetchall(
             "SELECT attributes, count FROM adamm_pattern_types WHERE user_id = ?",
             [self.user_id],
         ):
             counts.add(key.split(KEY_SEP) if key else (), int(count))
-        self.counts = counts
-        self._tables: dict[int, TableSchema] = {}
-        self._components: dict[int, tuple[Pattern, ...]] = {}
-        self._stats = {}
+        tables: dict[int, TableSchema] = {}
+        components: dict[int, tuple[Pattern, ...]] = {}
         columns: dict[int, list[Column]] = {}
         for (
             sid,
@@ -191,7 +198,7 @@ class AnalyticMemory(ForgetMixin):
             "ORDER BY schema_id",
             [self.user_id],
         ):
-            self._tables[sid] = TableSchema(
+            tables[sid] = TableSchema(
                 self.user_id,
                 sid,
                 table,
@@ -201,14 +208,16 @@ class AnalyticMemory(ForgetMixin):
                 version,
                 created,
             )
-            self._components[sid] = tuple(
+            components[sid] = tuple(
                 frozenset(c.split(KEY_SEP)) for c in (comps or ()) if c
             )
-        self._patterns: list[Pattern] = [t.attributes for t in self._tables.values()]
-        self._ids: dict[Pattern, int] = {
-            t.attributes: s for s, t in self._tables.items()
-        }
-        self._load_stats()
+        stats = self._read_stats(tables)
+        self.counts = counts
+        self._tables: dict[int, TableSchema] = tables
+        self._components: dict[int, tuple[Pattern, ...]] = components
+        self._stats = stats
+        self._patterns: list[Pattern] = [t.attributes for t in tables.values()]
+        self._ids: dict[Pattern, int] = {t.attributes: s for s, t in tables.items()}
 
     @property
     def tables(self) -> list[TableSchema]:

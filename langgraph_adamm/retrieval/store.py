@@ -231,8 +231,11 @@ class RetrievalMemory(SearchMixin):
 
     # -- state --------------------------------------------------------------
     def reload(self) -> None:
-        """Rebuild the hierarchy and the vector indexes from the database."""
-        with self.state_lock:
+        """Rebuild the hierarchy and the vector indexes from the database.
+
+        From one snapshot: another process may be indexing meanwhile.
+        """
+        with self.state_lock, self.db.snapshot():
             self.hierarchy = self._read_hierarchy()
             self._load_indexes()
 

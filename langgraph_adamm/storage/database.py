@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import threading
@@ -196,6 +197,9 @@ class MemoryDatabase:
         self.index_lock = threading.RLock()
         """Held while pending rounds are indexed into retrieval memory."""
         self._in_transaction = False
+        self._writers: dict[str, int] = {}
+        """Users whose write lock this connection holds, with how many times."""
+        self._own: dict[str, int] = {}
         self._added = 0
         """Rows this process added to the bookkeeping tables since their last
         ANALYZE (PostgreSQL): the planner's row counts are refreshed as the
@@ -206,13 +210,14 @@ class MemoryDatabase:
         elif self.schema_version() == 0:
             self.con.close()
             raise StorageError(
-                f"{self.path} is not a langgraph_adamm memory database (it has no "
+                f"{redacted(self.path)} is not a langgraph_adamm memory database "
+                "(it has no "
                 "adamm tables); nothing was changed"
             )
         elif self.schema_version() < LATEST_VERSION:
             self.con.close()
             raise StorageError(
-                f"{self.path} needs migrating; open it once without read_only"
+                f"{redacted(self.path)} needs migrating; open it once without read_only"
             )
         if self.engine == "duckdb" and self.path != ":memory:":
             self._key = str(Path(self.path).expanduser().resolve())
@@ -376,11 +381,40 @@ class MemoryDatabase:
                     pass
                 raise
             else:
+                if self.engine == "postgres":
+                    for user_id in list(self._writers):  # with the data it versions
+                        self.bump_user_version(user_id)
                 self.execute("COMMIT")
                 self._in_transaction = False
                 self._analyze_if_grown()
             finally:
                 self._in_transaction = False
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one committed state of the database.
+
+        On PostgreSQL a REPEATABLE READ transaction (other processes commit
+        between two statements otherwise); DuckDB has one writing process, so
+        nothing is needed. Inside a transaction, that transaction's view.
+        """
+        if self.engine != "postgres":
+            yield
+            return
+        with self._lock:
+            if self._in_transaction:
+                yield
+                return
+            self.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            self._in_transaction = True
+            try:
+                yield
+            finally:
+                self._in_transaction = False
+                try:
+                    self.con.execute("COMMIT")
+                except Exception:  # noqa: BLE001 - only reads were made
+                    pass
 
     def _analyze_if_grown(self) -> None:
         """ANALYZE the large bookkeeping tables once they have about doubled.
@@ -391,11 +425,15 @@ class MemoryDatabase:
         """
         if self.engine != "postgres" or self._added < max(500, self._analyzed):
             return
-        self.execute(
-            "ANALYZE adamm_rounds, adamm_observations, adamm_events, adamm_event_views"
-        )
         self._analyzed += self._added
         self._added = 0
+        try:  # the transaction has committed: this is only a hint to the planner
+            self.execute(
+                "ANALYZE (SKIP_LOCKED) adamm_rounds, adamm_observations, "
+                "adamm_events, adamm_event_views"
+            )
+        except StorageError as exc:
+            logging.getLogger(__name__).debug("ANALYZE skipped: %s", exc)
 
     def execute(self, sql: str, params: list[Any] | None = None) -> Any:
         """Run one statement under the connection lock.
@@ -412,6 +450,15 @@ class MemoryDatabase:
         its statements fail until it is left.
         """
         if self.con.broken and not self._in_transaction and not self._shut:
+            if self._writers:
+                # the write locks went with the connection: a new session would
+                # write without them, beside another process that took them
+                raise StorageError(
+                    f"lost the connection to the memory database "
+                    f"{redacted(self.path)} while writing user(s) "
+                    f"{', '.join(map(repr, sorted(self._writers)))}; the write "
+                    "stopped (what was not committed was rolled back)"
+                )
             self.con = self._connect_postgres()
         return self.con
 
@@ -500,7 +547,9 @@ class MemoryDatabase:
                 "what was not committed was rolled back (ingesting again finishes "
                 "it), and the next call connects again"
             )
-        if "corrupt" in message.lower() or "checksum" in message.lower():
+        if self.engine == "duckdb" and (
+            "corrupt" in message.lower() or "checksum" in message.lower()
+        ):
             return StorageError(
                 f"the memory database {self.path} is damaged ({message[:160]}); "
                 "restore it from a copy, or re-ingest the histories into a new file"
@@ -517,7 +566,7 @@ class MemoryDatabase:
 
     def bump_user_version(self, user_id: str) -> int:
         """Count one more change of the user's memory; the new version."""
-        return int(
+        version = int(
             self.fetchall(
                 "INSERT INTO adamm_user_versions (user_id, version) VALUES (?, 1) "
                 "ON CONFLICT (user_id) DO UPDATE SET "
@@ -525,6 +574,51 @@ class MemoryDatabase:
                 [user_id],
             )[0][0]
         )
+        self._own[user_id] = version
+        return version
+
+    def own_version(self, user_id: str) -> int | None:
+        """The user's version as this connection last set it, if it did."""
+        return self._own.get(user_id)
+
+    def try_user_lock(self, user_id: str) -> bool:
+        """Take the right to write one user's memory if no other process has it.
+
+        On PostgreSQL a session advisory lock (released if the process dies);
+        on DuckDB always True (the file lock admits one writing process). Each
+        True must be paired with :meth:`release_user_lock`.
+        """
+        if self.engine != "postgres":
+            return True
+        with self._lock:
+            key = _user_lock_key(user_id)
+            if not self.fetchall("SELECT pg_try_advisory_lock(?)", [key])[0][0]:
+                return False
+            self._writers[user_id] = self._writers.get(user_id, 0) + 1
+            return True
+
+    def release_user_lock(self, user_id: str) -> None:
+        """Give back what :meth:`try_user_lock` took."""
+        if self.engine != "postgres":
+            return
+        with self._lock:
+            held = self._writers.get(user_id, 0)
+            if not held:
+                return
+            if held == 1:
+                del self._writers[user_id]
+            else:
+                self._writers[user_id] = held - 1
+            try:
+                self.execute("SELECT pg_advisory_unlock(?)", [_user_lock_key(user_id)])
+            except StorageError:
+                pass  # a lost connection has released it already
+
+    def user_lock_message(self, user_id: str, wait: float | None) -> str:
+        """What a writer waiting for ``user_id`` is told."""
+        holder = self._advisory_holder(_user_lock_key(user_id))
+        bound = "" if wait is None else f" up to {wait:g} s"
+        return f"user {user_id!r} is being written by {holder}; waiting{bound} for it"
 
     @contextmanager
     def user_lock(
@@ -536,42 +630,32 @@ class MemoryDatabase:
     ) -> Iterator[None]:
         """Hold the right to write one user's memory, across processes.
 
-        On PostgreSQL this is a session advisory lock (released if the process
-        dies): a second process writing the same user waits for the first,
-        told once through ``on_wait``; ``wait`` bounds the wait in seconds (None:
-        no bound). On DuckDB the file lock already admits one writing process.
+        A second process writing the same user on PostgreSQL waits for the
+        first, told once through ``on_wait``; ``wait`` bounds the wait in
+        seconds (None: no bound). While held, every committed transaction of
+        this connection bumps the user's version, so that readers elsewhere see
+        each batch (and a killed writer's last one).
 
         Raises:
             StorageError: when ``wait`` runs out.
         """
-        if self.engine != "postgres":
-            yield
-            return
-        key = _user_lock_key(user_id)
         deadline = None if wait is None else time.monotonic() + max(0.0, wait)
         told = False
-        while not self.fetchall("SELECT pg_try_advisory_lock(?)", [key])[0][0]:
-            holder = self._advisory_holder(key)
+        while not self.try_user_lock(user_id):
             if deadline is not None and time.monotonic() >= deadline:
+                holder = self._advisory_holder(_user_lock_key(user_id))
                 raise StorageError(
                     f"user {user_id!r} is being written by {holder}; retry when "
                     "it is done, or wait longer (Memory(..., wait=SECONDS))"
                 )
             if on_wait is not None and not told:
-                bound = "" if wait is None else f" up to {wait:g} s"
-                on_wait(
-                    f"user {user_id!r} is being written by {holder}; "
-                    f"waiting{bound} for it to finish"
-                )
+                on_wait(self.user_lock_message(user_id, wait))
                 told = True
             time.sleep(0.05)
         try:
             yield
         finally:
-            try:
-                self.execute("SELECT pg_advisory_unlock(?)", [key])
-            except StorageError:
-                pass  # a lost connection has released it already
+            self.release_user_lock(user_id)
 
     def _advisory_holder(self, key: int) -> str:
         """Who holds an advisory lock, as its application names itself."""

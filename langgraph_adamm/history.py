@@ -305,7 +305,7 @@ class _Builder:
             self.notes.append(
                 (
                     "",
-                    "invalid text (lone surrogates) replaced with U+FFFD in "
+                    "invalid text (lone surrogates or NUL) replaced with U+FFFD in "
                     + ", ".join(sorted(set(fixed))),
                 )
             )
@@ -458,11 +458,14 @@ MAX_ROUND_CHARS = 200_000
 """A round whose texts (user, assistant, captions, OCR) are longer is skipped
 and reported: no dialogue turn is that long, and extraction time grows with it."""
 MAX_METADATA_DEPTH = 32
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff\x00]")
 
 
 def _clean(text: str, fixed: list[str]) -> str:
-    """Text with lone surrogates (invalid Unicode) replaced by U+FFFD."""
+    """Text with lone surrogates (invalid Unicode) and NUL replaced by U+FFFD.
+
+    No text column of PostgreSQL can hold NUL, so neither engine keeps it.
+    """
     if _SURROGATE_RE.search(text):
         fixed.append("text")
         return _SURROGATE_RE.sub("\ufffd", text)
@@ -476,6 +479,8 @@ def _clean_json(value: Any, fixed: list[str]) -> Any:
         return {_clean(str(k), fixed): _clean_json(v, fixed) for k, v in value.items()}
     if isinstance(value, list):
         return [_clean_json(v, fixed) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # JSON has no NaN or Infinity: kept as text
     return value
 
 

@@ -200,6 +200,7 @@ def test_a_dropped_connection_loses_no_committed_batch(
         MemoryDatabase(url) as admin,
     ):
         backend = m.db.fetchall("SELECT pg_backend_pid()")[0][0]
+
         def progress(done: int, total: int) -> None:
             if done == 3 * BATCH + 1:  # three batches committed, the fourth open
                 admin.execute("SELECT pg_terminate_backend(?)", [backend])
@@ -215,3 +216,136 @@ def test_a_dropped_connection_loses_no_committed_batch(
         ) as ref:
             ref.ingest(hist)
             assert user_state(m) == user_state(ref)
+
+
+SLOW_WRITER = textwrap.dedent("""
+    import sys, time
+    from langgraph_adamm import AdaMMConfig, Memory
+    url, history, progress = sys.argv[1:4]
+    m = Memory(url, user_id="demo", retrieval=False,
+               config=AdaMMConfig(ingest_batch_size=5))
+    def tick(done, total):
+        with open(progress, "w") as f:
+            f.write(str(done))
+        time.sleep(0.02)
+    m.ingest(history, progress=tick)
+""")
+
+
+def test_a_reader_sees_every_batch_a_killed_writer_committed(
+    engine: str, postgres_server: Any, tmp_path: Path
+) -> None:
+    """No release ever comes from a killed writer: its batches still reach readers."""
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    from langgraph_adamm.data import sample_history_path
+
+    url = postgres_server.create_database("killed_writer")
+    progress = tmp_path / "progress"
+
+    def done() -> int:
+        try:
+            return int(progress.read_text() or 0)
+        except (FileNotFoundError, ValueError):
+            return 0
+
+    with Memory(url, user_id="demo", retrieval=False) as reader:
+        child = _spawn(SLOW_WRITER, url, str(sample_history_path()), str(progress))
+        deadline = time.monotonic() + 120
+        while done() < 12:
+            assert time.monotonic() < deadline and child.poll() is None
+            time.sleep(0.02)
+        reader.refresh()  # mid-write
+        while done() < 60:
+            assert time.monotonic() < deadline and child.poll() is None
+            time.sleep(0.02)
+        child.kill()
+        child.communicate()
+        assert reader.refresh()
+        with Memory(url, user_id="demo", retrieval=False) as fresh:
+            assert fresh.tables
+            assert user_state(reader) == user_state(fresh)
+
+
+def test_a_lost_connection_stops_a_writer_instead_of_writing_unlocked(
+    engine: str, postgres_server: Any
+) -> None:
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    url = postgres_server.create_database("lost_lock")
+    with Memory(url, user_id="u", retrieval=False) as m, MemoryDatabase(url) as other:
+        backend = m.db.fetchall("SELECT pg_backend_pid()")[0][0]
+        with m._writing():
+            assert not other.try_user_lock("u")
+            other.execute("SELECT pg_terminate_backend(?)", [backend])
+            with pytest.raises(StorageError, match="lost the connection"):
+                m.db.fetchall("SELECT 1")
+            with pytest.raises(StorageError, match="while writing user"):
+                m.db.fetchall("SELECT 1")  # no new session without the lock
+            assert other.try_user_lock("u")  # the server released it
+            other.release_user_lock("u")
+        assert m.db.fetchall("SELECT 1") == [(1,)]  # connects again after
+
+
+def test_readers_in_threads_never_see_a_reload_half_done(
+    engine: str, postgres_server: Any
+) -> None:
+    """Another process's writes make every thread reload; none sees no tables."""
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    import threading
+
+    from langgraph_adamm.data import sample_history_path
+
+    url = postgres_server.create_database("reload_race")
+    with (
+        Memory(url, user_id="demo", retrieval=False) as m,
+        MemoryDatabase(url) as other,
+    ):
+        m.ingest(sample_history_path())
+        args = {"table": m.tables[0].table_name, "column_filters": []}
+        stop = time.monotonic() + 3
+        errors: list[str] = []
+        calls = [0]
+
+        def bump() -> None:
+            while time.monotonic() < stop:
+                other.bump_user_version("demo")  # what another writer does
+                time.sleep(0.01)
+
+        def read() -> None:
+            while time.monotonic() < stop:
+                try:
+                    m.filter(args)
+                    calls[0] += 1
+                except Exception as exc:  # noqa: BLE001 - counted
+                    errors.append(f"{type(exc).__name__}: {exc}"[:200])
+
+        threads = [threading.Thread(target=bump)] + [
+            threading.Thread(target=read) for _ in range(3)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert calls[0] > 50 and not errors, errors[:3]
+
+
+def test_views_and_questions_read_what_another_process_wrote(
+    engine: str, postgres_server: Any, tmp_path: Path
+) -> None:
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    from langgraph_adamm.data import sample_history_path
+
+    url = postgres_server.create_database("views")
+    with Memory(url, user_id="a", retrieval=False) as reader:
+        # user a's own writes move a's version past demo's
+        reader.ingest(generate(seed=2, days=3, user_id="a").write(tmp_path)[0])
+        view = reader.for_user("demo")
+        question = "What was my average total sleep?"
+        assert "average" not in reader.ask(question, user_id="demo")["answer"]
+        with Memory(url, user_id="demo", retrieval=False) as writer:
+            writer.ingest(sample_history_path())
+        assert view.tables  # the view's own version, not user a's
+        assert "average total sleep" in reader.ask(question, user_id="demo")["answer"]

@@ -262,7 +262,7 @@ class MemoryDatabase:
     def _connect_postgres(self) -> Any:
         try:
             import psycopg
-            from psycopg.types.numeric import FloatDumper, FloatLoader, IntDumper
+            from psycopg.types.numeric import FloatDumper, IntDumper
             from psycopg.types.string import TextLoader
         except ImportError:
             raise StorageError(
@@ -280,12 +280,11 @@ class MemoryDatabase:
                 f"cannot open memory database {redacted(self.path)}: "
                 f"{str(exc).strip().splitlines()[-1][:240]}"
             ) from None
-        # Read and write values as DuckDB does: JSON as its text, NUMERIC (what
-        # PostgreSQL's sum/avg of integers return) as float, numpy scalars as
-        # the numbers they are, timestamps in UTC.
+        # Read and write values as DuckDB does: JSON as its text, numpy scalars
+        # as the numbers they are, timestamps in UTC. NUMERIC (what sum and avg
+        # of integers return) stays an exact Decimal; the operators convert it.
         for name in ("json", "jsonb"):
             con.adapters.register_loader(name, TextLoader)
-        con.adapters.register_loader("numeric", FloatLoader)
         for number, dumper in (
             (np.float64, FloatDumper),
             (np.float32, FloatDumper),

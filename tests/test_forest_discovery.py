@@ -104,10 +104,10 @@ def test_without_turn_views_the_dialogue_is_one_memory():
         assert not cat.has_turns
 
 
-def test_turn_views_leave_event_search_unchanged(tmp_path):
+def test_turn_views_leave_event_search_unchanged(database, tmp_path):
     results = []
     for turn_views in (False, True):
-        path = tmp_path / f"m{turn_views}.duckdb"
+        path = database(f"m{turn_views}")
         for _ in range(2):  # as ingested, and reopened from the file
             with open_memory(turn_views, path) as m:
                 if not m.has_user("u"):
@@ -203,8 +203,8 @@ def test_mutual_knn_is_symmetric():
                 assert edges[j][i] == pytest.approx(sim)
 
 
-def test_restricted_retrieval_and_reopen(tmp_path):
-    path = tmp_path / "m.duckdb"
+def test_restricted_retrieval_and_reopen(database, tmp_path):
+    path = database("m")
     found = []
     for _ in range(2):  # as ingested, and reopened from the file
         with open_memory(True, path) as m:

@@ -234,8 +234,8 @@ def test_forgetting_a_session_keeps_every_other_event_findable(approximate):
             )
 
 
-def test_forgetting_one_user_leaves_another_byte_for_byte(tmp_path):
-    path = tmp_path / "m.duckdb"
+def test_forgetting_one_user_leaves_another_byte_for_byte(database):
+    path = database("m")
     with open_memory(path, user="a") as a:
         a.ingest(history_from_dict(history("a")))
         b = a.for_user("b")
@@ -326,8 +326,8 @@ def test_a_failed_forget_changes_nothing(monkeypatch):
         assert text_cells(m, PLANT)
 
 
-def test_an_episode_that_loses_an_event_is_pooled_from_the_rest(tmp_path):
-    with open_memory(tmp_path / "m.duckdb", episode_threshold=0.0) as m:
+def test_an_episode_that_loses_an_event_is_pooled_from_the_rest(database):
+    with open_memory(database("m"), episode_threshold=0.0) as m:
         m.ingest(history_from_dict(history()))  # every session one episode
         h = m.retrieval.hierarchy
         ep = next(e for e in h.episodes.values() if len(e.event_ids) >= 3)
@@ -363,14 +363,14 @@ def test_an_episode_that_loses_an_event_is_pooled_from_the_rest(tmp_path):
             )
 
 
-def test_command_line_dry_run_then_forget(tmp_path, capsys):
+def test_command_line_dry_run_then_forget(database, tmp_path, capsys):
     import json
 
     from langgraph_adamm.cli import main
 
     hist = tmp_path / "h.json"
     hist.write_text(json.dumps(history()))
-    db = str(tmp_path / "m.duckdb")
+    db = database("m")
     assert main(["ingest", str(hist), "--db", db, "--quiet"]) == 0
     capsys.readouterr()
     assert main(["forget", "--db", db, "--user-id", "u", "--session", "S2"]) == 0
@@ -437,14 +437,16 @@ def test_correct_through_the_memory_changes_the_aggregate():
 
 
 @pytest.mark.parametrize("seed", [3, 17, 29])
-def test_random_forgets_of_generated_histories_keep_the_hierarchy_whole(tmp_path, seed):
+def test_random_forgets_of_generated_histories_keep_the_hierarchy_whole(
+    tmp_path, seed, database
+):
     import random
 
     from tools.everyday_history import generate_everyday
 
     path, _ = generate_everyday(days=12, seed=seed).write(tmp_path)
     user = f"everyday-{seed}"
-    with open_memory(tmp_path / "m.duckdb", user=user) as m:
+    with open_memory(database("m"), user=user) as m:
         m.ingest(path)
         rounds = m.rounds_to_forget(everything=True)
         pick = random.Random(seed)
@@ -473,7 +475,7 @@ def test_random_forgets_of_generated_histories_keep_the_hierarchy_whole(tmp_path
                 "AND NOT starts_with(view, 'turn:')"
             )[0][0]
         )
-    with open_memory(tmp_path / "m.duckdb", user=user) as again:
+    with open_memory(database("m"), user=user) as again:
         assert set(again.retrieval.hierarchy.events) == left
 
 

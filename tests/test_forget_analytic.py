@@ -364,10 +364,10 @@ def test_a_forgotten_value_is_in_no_table_or_column() -> None:
         assert_tables_equal_their_rebuild(m)
 
 
-def test_forgetting_one_user_leaves_another_byte_for_byte(tmp_path) -> None:
+def test_forgetting_one_user_leaves_another_byte_for_byte(database, tmp_path) -> None:
     doc_a = generate_everyday(days=8, seed=5).history | {"user_id": "a"}
     doc_b = generate_everyday(days=8, seed=6).history | {"user_id": "b"}
-    with Memory(tmp_path / "m.duckdb", user_id="a", retrieval=False) as a:
+    with Memory(database("m"), user_id="a", retrieval=False) as a:
         a.ingest(history_from_dict(doc_a))
         b = a.for_user("b")
         b.ingest(history_from_dict(doc_b))
@@ -791,13 +791,15 @@ def test_all_confidence_drops_only_a_schema_the_forgetting_disqualified() -> Non
         assert m.tables == [cd] and table_state(m, cd) == kept
 
 
-def test_a_reopened_memory_forgets_with_its_stored_column_statistics(tmp_path) -> None:
+def test_a_reopened_memory_forgets_with_its_stored_column_statistics(
+    database, tmp_path
+) -> None:
     """Column statistics are stored with the tables: a reopened memory reads
     them instead of counting every value again, they equal a fresh count, and
     forgetting in place keeps them (and the tables) equal to a rebuild. Stored
     statistics that cannot be read are counted again."""
     data = generate_everyday(days=20, seed=3)
-    path = tmp_path / "m.duckdb"
+    path = database("m")
     with Memory(path, user_id=data.history["user_id"], retrieval=False) as m:
         m.ingest(history_from_dict(data.history))
         counted = copy.deepcopy(m.analytic._stats)

@@ -4,8 +4,8 @@ from langgraph_adamm import AdaMMError, Memory, ToolInputError
 from tests.conftest import history
 
 
-def test_two_users_cannot_see_each_other(tmp_path):
-    path = tmp_path / "shared.duckdb"
+def test_two_users_cannot_see_each_other(database, tmp_path):
+    path = database("shared")
     alice_rounds = [
         {"user": f"deep sleep: {i} h, total sleep: {i + 6} h"} for i in range(5)
     ]
@@ -37,8 +37,8 @@ def test_two_users_cannot_see_each_other(tmp_path):
         assert alice.analytic.namespace != bob.analytic.namespace
 
 
-def test_history_of_another_user_is_refused(tmp_path):
-    with Memory(tmp_path / "m.duckdb", user_id="alice") as m:
+def test_history_of_another_user_is_refused(database, tmp_path):
+    with Memory(database("m"), user_id="alice") as m:
         with pytest.raises(AdaMMError, match="belongs to user 'bob'"):
             m.ingest(history([{"user": "hi"}], user_id="bob"))
         assert m.analytic.round_status() == {}

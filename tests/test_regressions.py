@@ -78,11 +78,11 @@ def test_same_image_id_in_different_rounds(tmp_path):
         assert m.db.fetchall("SELECT count(*) FROM adamm_images") == [(5,)]
 
 
-def test_huge_integer_does_not_poison_ingest(tmp_path):
+def test_huge_integer_does_not_poison_ingest(database, tmp_path):
     values = [1001, 1002, 1003, 1004, 1005, "98765432109876543210"]
     rounds = [{"user": f"order id: {v}, amount: $5"} for v in values]
     with Memory(
-        tmp_path / "m.duckdb", user_id="u", config=AdaMMConfig(ingest_batch_size=5)
+        database("m"), user_id="u", config=AdaMMConfig(ingest_batch_size=5)
     ) as m:
         rep = m.ingest(history(rounds))
         assert rep.rounds_processed == 6 and m.analytic.round_status() == {

@@ -79,8 +79,8 @@ def test_event_locate_windows_stop_at_session_edges():
         assert [n.unit_id for n in mid.neighbours] == ["S1:1", "S1:3"]
 
 
-def test_persistence_round_trip(tmp_path):
-    path = tmp_path / "m.duckdb"
+def test_persistence_round_trip(database, tmp_path):
+    path = database("m")
     with open_memory(path) as m:
         m.ingest(two_sessions())
         before = [u.model_dump() for u in m.semantic_match("pets", "event", 6)]
@@ -99,8 +99,8 @@ def test_persistence_round_trip(tmp_path):
         assert rep.rounds_indexed == 0 and m.retrieval.event_count == 6
 
 
-def test_reopening_with_another_encoder_is_refused(tmp_path):
-    path = tmp_path / "m.duckdb"
+def test_reopening_with_another_encoder_is_refused(database, tmp_path):
+    path = database("m")
     with open_memory(path) as m:
         m.ingest(two_sessions())
 
@@ -368,11 +368,13 @@ def test_a_decompression_bomb_is_one_images_problem(tmp_path, tiny_clip, monkeyp
         assert m.semantic_match("floor plan", "event", 1)[0].unit_id == "S1:1"
 
 
-def test_text_only_session_keeps_the_visual_encoders_name(tmp_path, tiny_clip):
+def test_text_only_session_keeps_the_visual_encoders_name(
+    database, tmp_path, tiny_clip
+):
     from PIL import Image
 
     Image.new("RGB", (40, 40), (200, 0, 0)).save(tmp_path / "r.png")
-    path = tmp_path / "m.duckdb"
+    path = database("m")
     first = {
         "user_id": "u",
         "sessions": [

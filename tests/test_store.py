@@ -46,8 +46,8 @@ def test_reingesting_the_same_rounds_adds_nothing(memory):
     assert memory.db.fetchall("SELECT count(*) FROM adamm_rounds")[0][0] == 20
 
 
-def test_state_survives_reopening(tmp_path):
-    path = tmp_path / "m.duckdb"
+def test_state_survives_reopening(database, tmp_path):
+    path = database("m")
     rs = rounds_ab_then_abc()
     with Memory(path, user_id="u", config=AdaMMConfig(ingest_batch_size=1)) as m:
         m.ingest(history(rs[:19]))

@@ -36,10 +36,10 @@ def check_all(memory, data):
             )
 
 
-def test_default_history_reproduces_every_ground_truth(tmp_path):
+def test_default_history_reproduces_every_ground_truth(database, tmp_path):
     data = generate()  # the generator's default history
     hist, _ = data.write(tmp_path)
-    with Memory(tmp_path / "m.duckdb", user_id="synth") as m:
+    with Memory(database("m"), user_id="synth") as m:
         rep = m.ingest(hist)
         assert not rep.failures and not rep.problems
         check_all(m, data)

@@ -684,6 +684,11 @@ class MemoryDatabase:
         )
         return str(rows[0][0]) if rows and rows[0][0] else "another process"
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._shut
+
     def ensure_namespace(self, user_id: str) -> str:
         """Create the user's schema for materialized tables if needed."""
         schema = namespace_schema(user_id)

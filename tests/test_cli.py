@@ -6,9 +6,9 @@ from langgraph_adamm.cli import main
 from tools.synthetic_history import generate
 
 
-def test_ingest_then_tables(tmp_path, capsys):
+def test_ingest_then_tables(database, tmp_path, capsys):
     hist, _ = generate(days=20).write(tmp_path)
-    db = str(tmp_path / "m.duckdb")
+    db = database("m")
     assert main(["ingest", str(hist), "--db", db, "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "user: synth" in out and "failures: 0" in out and "discovered" in out
@@ -23,7 +23,7 @@ def test_ingest_then_tables(tmp_path, capsys):
     assert "0 new" in capsys.readouterr().out
 
 
-def test_bad_input_is_reported_and_the_rest_ingested(tmp_path, capsys):
+def test_bad_input_is_reported_and_the_rest_ingested(database, tmp_path, capsys):
     lines = [
         '{"session_id": "S1", "user": "a: 1, b: 2"}',
         "{oops",
@@ -31,7 +31,7 @@ def test_bad_input_is_reported_and_the_rest_ingested(tmp_path, capsys):
     ]
     p = tmp_path / "h.jsonl"
     p.write_text("\n".join(lines))
-    db = str(tmp_path / "m.duckdb")
+    db = database("m")
     assert main(["ingest", str(p), "--db", db, "--quiet", "--no-retrieval"]) == 0
     out = capsys.readouterr().out
     assert "1 new" in out and "input problems: 2" in out and "line 2" in out
@@ -59,10 +59,10 @@ def test_demo(tmp_path, capsys):
     assert "12 of 12 answers match the expected values" in out
 
 
-def test_ask_json_and_questions_file(tmp_path, capsys):
+def test_ask_json_and_questions_file(database, tmp_path, capsys):
     data = generate(seed=5, days=20)
     hist, questions = data.write(tmp_path)
-    db = str(tmp_path / "m.duckdb")
+    db = database("m")
     assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
     capsys.readouterr()
     first = data.questions[0]
@@ -101,10 +101,12 @@ def test_ask_json_and_questions_file(tmp_path, capsys):
     assert "average deep sleep" in capsys.readouterr().out
 
 
-def test_ask_bad_input_still_prints_json(tmp_path, capsys):
-    db = str(tmp_path / "m.duckdb")
+def test_ask_bad_input_still_prints_json(database, tmp_path, capsys):
+    db = database("m")
     assert main(["ask", "hello", "--db", db, "--json"]) == 2
-    assert "no memory database" in json.loads(capsys.readouterr().out)["error"]
+    error = json.loads(capsys.readouterr().out)["error"]
+    # no file yet; a server database exists but holds nothing
+    assert "no memory database" in error or "is empty" in error
     hist, _ = generate(days=5).write(tmp_path)
     assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
     capsys.readouterr()
@@ -125,11 +127,11 @@ def write_history(tmp_path, rounds):
     return hist
 
 
-def test_tables_report_values_that_did_not_fit(tmp_path, capsys):
+def test_tables_report_values_that_did_not_fit(database, tmp_path, capsys):
     rounds = [{"user": f"Sleep: {v} h, mood: ok"} for v in (7, 7.5, 8, 6.5)]
     rounds.append({"user": "Sleep: 4500, mood: ok"})
     hist = write_history(tmp_path, rounds)
-    db = str(tmp_path / "m.duckdb")
+    db = database("m")
     assert main(["ingest", str(hist), "--db", db, "--quiet", "--no-retrieval"]) == 0
     capsys.readouterr()
     assert main(["tables", "--db", db, "--user-id", "u"]) == 0
@@ -178,7 +180,7 @@ def test_a_second_process_waits_for_the_writer(tmp_path, capsys):
         holder.wait()
 
 
-def test_ingest_from_stdin_with_a_json_report(tmp_path):
+def test_ingest_from_stdin_with_a_json_report(database, tmp_path):
     import subprocess
     import sys
 
@@ -187,7 +189,7 @@ def test_ingest_from_stdin_with_a_json_report(tmp_path):
         for i in range(5)
     ]
     data = "\n".join(json.dumps(r) for r in rounds)
-    db = str(tmp_path / "m.duckdb")
+    db = database("m")
     out = subprocess.run(
         [
             sys.executable,
@@ -247,8 +249,8 @@ def test_read_only_commands_leave_other_databases_alone(tmp_path, capsys):
     assert names == ["t"]  # nothing was created
 
 
-def test_empty_results_say_so(tmp_path, capsys):
-    db = str(tmp_path / "m.duckdb")
+def test_empty_results_say_so(database, tmp_path, capsys):
+    db = database("m")
     from langgraph_adamm import Memory
 
     Memory(db, user_id="u", retrieval=False).close()  # an empty adamm memory

@@ -17,7 +17,7 @@ from contextlib import (
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from langgraph_adamm.analytic import operators
 from langgraph_adamm.analytic.describe import LLMDescriber, OfflineDescriber
@@ -29,7 +29,7 @@ from langgraph_adamm.analytic.store import AnalyticMemory, BatchOutcome
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.chat import resolve_chat_model
 from langgraph_adamm.config import AdaMMConfig
-from langgraph_adamm.errors import AdaMMError, StorageError
+from langgraph_adamm.errors import AdaMMError, StorageError, ToolInputError
 from langgraph_adamm.history import (
     DEFAULT_USER_ID,
     History,
@@ -193,6 +193,9 @@ def _counter(
         progress(done[0], total)
 
     return tick
+
+
+_R = TypeVar("_R")
 
 
 async def _settled(fn: Callable[..., Any], *args: Any) -> Any:
@@ -921,27 +924,38 @@ class Memory:
         self, args: operators.LookupArgs | dict[str, Any]
     ) -> operators.RowsResult:
         """Lookup: rows matching key values."""
-        self.refresh()
-        return operators.lookup(self.analytic, args)
+        return self._read(operators.lookup, args)
 
     def filter(
         self, args: operators.FilterArgs | dict[str, Any]
     ) -> operators.RowsResult:
         """Filter: rows satisfying column filters."""
-        self.refresh()
-        return operators.filter_rows(self.analytic, args)
+        return self._read(operators.filter_rows, args)
 
     def compute(
         self, args: operators.ComputeArgs | dict[str, Any]
     ) -> operators.ComputeResult:
         """Compute: an exact aggregate with its contributing rows."""
-        self.refresh()
-        return operators.compute(self.analytic, args)
+        return self._read(operators.compute, args)
 
     def rank(self, args: operators.RankArgs | dict[str, Any]) -> operators.RowsResult:
         """Rank: top or bottom rows by an expression."""
+        return self._read(operators.rank, args)
+
+    def _read(self, operator: Callable[[AnalyticMemory, Any], _R], args: Any) -> _R:
+        """Run an operator on fresh state.
+
+        Another process may commit a change to a table between the refresh and
+        the query (a rebuilt or dropped table): if the query fails and the user
+        did change, it runs once more on the state read again.
+        """
         self.refresh()
-        return operators.rank(self.analytic, args)
+        try:
+            return operator(self.analytic, args)
+        except (StorageError, ToolInputError):
+            if not self.refresh():
+                raise
+        return operator(self.analytic, args)
 
     async def alookup(
         self, args: operators.LookupArgs | dict[str, Any]

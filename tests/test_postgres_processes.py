@@ -331,3 +331,27 @@ def test_views_and_questions_read_what_another_process_wrote(
             writer.ingest(sample_history_path())
         assert view.tables  # the view's own version, not user a's
         assert "average total sleep" in reader.ask(question, user_id="demo")["answer"]
+
+
+def test_a_table_dropped_between_refresh_and_query_is_read_again(url: str) -> None:
+    """The race a refresh cannot close: the query fails, the user is read again."""
+    from langgraph_adamm.data import sample_history_path
+    from langgraph_adamm.errors import ToolInputError
+
+    with (
+        Memory(url, user_id="demo", retrieval=False) as reader,
+        Memory(url, user_id="demo", retrieval=False) as writer,
+    ):
+        writer.ingest(sample_history_path())
+        table = reader.tables[0].table_name
+        writer.forget(everything=True)  # drops every table
+        real, calls = reader.refresh, []
+
+        def late() -> bool:  # the first refresh comes just before the commit
+            calls.append(1)
+            return False if len(calls) == 1 else real()
+
+        reader.refresh = late  # type: ignore[method-assign]
+        with pytest.raises(ToolInputError, match="Unknown table"):
+            reader.compute({"table": table, "operator": "count"})
+        assert len(calls) == 2 and not reader.tables

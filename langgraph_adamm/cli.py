@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, StorageError
-from langgraph_adamm.storage.dialect import redacted
+from langgraph_adamm.storage.dialect import is_postgres_url, redacted
 
 if TYPE_CHECKING:
     from langgraph_adamm.memory import Memory
@@ -124,8 +124,6 @@ _DB_HELP = "memory database: a DuckDB file, or postgresql://user@host:port/dbnam
 
 def _db_exists(db: str) -> bool:
     """Whether a --db names something to open: a file, or a PostgreSQL server."""
-    from langgraph_adamm.storage.dialect import is_postgres_url
-
     return is_postgres_url(db) or Path(db).exists()
 
 
@@ -275,7 +273,6 @@ def _checkpoint(db_path: str, wait: float) -> None:
     The forget has committed by then: a failure here is a warning, not an error.
     """
     from langgraph_adamm.storage.database import MemoryDatabase
-    from langgraph_adamm.storage.dialect import is_postgres_url
 
     if is_postgres_url(db_path):
         return  # PostgreSQL reuses the space itself (autovacuum)

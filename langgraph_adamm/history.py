@@ -372,9 +372,9 @@ def _read_document(doc: Any, builder: _Builder) -> str:
     user_id = doc.get("user_id", DEFAULT_USER_ID)
     if not isinstance(user_id, str) or not user_id:
         raise HistoryFormatError(f"{builder.file}: user_id must be a non-empty string")
-    if _SURROGATE_RE.search(user_id):
+    if _INVALID_TEXT_RE.search(user_id):
         raise HistoryFormatError(
-            f"{builder.file}: user_id is not valid Unicode (lone surrogates)"
+            f"{builder.file}: user_id is not valid text (lone surrogates or NUL)"
         )
     for si, sess in enumerate(doc["sessions"]):
         where = f"sessions[{si}]"
@@ -385,7 +385,7 @@ def _read_document(doc: Any, builder: _Builder) -> str:
         if not isinstance(sid, str) or not sid:
             builder.problem(f"{where}.session_id", "missing or not a string")
             continue
-        sid = _SURROGATE_RE.sub("\ufffd", sid)
+        sid = _INVALID_TEXT_RE.sub("\ufffd", sid)
         if sid in builder.sessions:
             builder.problem(f"{where}.session_id", f"duplicate session_id {sid!r}")
             continue
@@ -426,10 +426,12 @@ def _read_lines(text: str, builder: _Builder) -> str:
         if not isinstance(sid, str) or not sid:
             builder.problem(f"{where}: session_id", "missing or not a string")
             continue
-        sid = _SURROGATE_RE.sub("\ufffd", sid)
+        sid = _INVALID_TEXT_RE.sub("\ufffd", sid)
         uid = raw.get("user_id")
-        if isinstance(uid, str) and _SURROGATE_RE.search(uid):
-            builder.problem(f"{where}: user_id", "not valid Unicode (lone surrogates)")
+        if isinstance(uid, str) and _INVALID_TEXT_RE.search(uid):
+            builder.problem(
+                f"{where}: user_id", "not valid text (lone surrogates or NUL)"
+            )
             continue
         if uid is not None and (not isinstance(uid, str) or not uid):
             builder.problem(f"{where}: user_id", "must be a non-empty string")
@@ -458,7 +460,7 @@ MAX_ROUND_CHARS = 200_000
 """A round whose texts (user, assistant, captions, OCR) are longer is skipped
 and reported: no dialogue turn is that long, and extraction time grows with it."""
 MAX_METADATA_DEPTH = 32
-_SURROGATE_RE = re.compile("[\ud800-\udfff\x00]")
+_INVALID_TEXT_RE = re.compile("[\ud800-\udfff\x00]")
 
 
 def _clean(text: str, fixed: list[str]) -> str:
@@ -466,9 +468,9 @@ def _clean(text: str, fixed: list[str]) -> str:
 
     No text column of PostgreSQL can hold NUL, so neither engine keeps it.
     """
-    if _SURROGATE_RE.search(text):
+    if _INVALID_TEXT_RE.search(text):
         fixed.append("text")
-        return _SURROGATE_RE.sub("\ufffd", text)
+        return _INVALID_TEXT_RE.sub("\ufffd", text)
     return text
 
 

@@ -223,23 +223,19 @@ class _Held:
         self.entered = False
 
     def __enter__(self) -> None:
-        m = self.memory
+        self.claim = self.memory._claimed()
         try:
-            m._sync()
-            m._version = m.db.bump_user_version(m.user_id)
+            self.claim.__enter__()
         except BaseException:
-            m.db.release_user_lock(m.user_id)
+            self.memory.db.release_user_lock(self.memory.user_id)
             raise
         self.entered = True
 
-    def __exit__(self, *exc: object) -> None:
-        m = self.memory
+    def __exit__(self, *exc: Any) -> None:
         try:
-            m._version = m.db.bump_user_version(m.user_id)
-        except StorageError:
-            m._version = None  # read again before the next use
+            self.claim.__exit__(*exc)
         finally:
-            m.db.release_user_lock(m.user_id)
+            self.memory.db.release_user_lock(self.memory.user_id)
 
 
 def _tell_waiting(message: str) -> None:
@@ -618,21 +614,29 @@ class Memory:
         with self.db.user_lock(
             self.user_id, wait=self._wait or None, on_wait=_tell_waiting
         ):
-            yield from self._written()
+            self._held.depth = 1
+            try:
+                with self._claimed():
+                    yield
+            finally:
+                self._held.depth = 0
 
     def _depth(self) -> bool:
         """Whether this thread holds the user's write lock already."""
         return bool(getattr(self._held, "depth", 0))
 
-    def _written(self) -> Iterator[None]:
-        """The part of :meth:`_writing` inside the user lock."""
-        self._held.depth = 1
+    @contextmanager
+    def _claimed(self) -> Iterator[None]:
+        """Inside the user's write lock: the state made current, versions bumped.
+
+        The user is read again if another process wrote it; the version is
+        bumped on taking and on leaving, so that readers elsewhere see it.
+        """
+        self._sync()
+        self._version = self.db.bump_user_version(self.user_id)
         try:
-            self._sync()
-            self._version = self.db.bump_user_version(self.user_id)
             yield
         finally:
-            self._held.depth = 0
             try:
                 self._version = self.db.bump_user_version(self.user_id)
             except StorageError:
@@ -660,11 +664,7 @@ class Memory:
             if got:
                 break
             if deadline is not None and time.monotonic() >= deadline:
-                raise StorageError(
-                    self.db.user_lock_message(self.user_id, None).split(";")[0]
-                    + "; retry when it is done, or wait longer "
-                    "(Memory(..., wait=SECONDS))"
-                )
+                raise self.db.user_lock_timeout(self.user_id)
             if not told:
                 _tell_waiting(
                     self.db.user_lock_message(self.user_id, self._wait or None)

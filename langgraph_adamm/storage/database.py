@@ -45,21 +45,24 @@ def open_in_this_process(path: str | Path) -> bool:
         return _OPEN.get(str(Path(path).expanduser().resolve()), 0) > 0
 
 
-def _value_errors() -> tuple[type[Exception], ...]:
-    errors: tuple[type[Exception], ...] = (
+def _errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """(errors of values, errors of either engine), psycopg's where installed."""
+    values: tuple[type[Exception], ...] = (
         duckdb.ConversionException,
         duckdb.OutOfRangeException,
     )
+    engines: tuple[type[Exception], ...] = (duckdb.Error,)
     try:
         import psycopg
     except ImportError:
-        return errors
-    return (*errors, psycopg.DataError)
+        return values, engines
+    return (*values, psycopg.DataError), (*engines, psycopg.Error)
 
 
-VALUE_ERRORS = _value_errors()
+VALUE_ERRORS, _ENGINE_ERRORS = _errors()
 """Errors a tool call's values cause (a text that is not a number, a date out
-of range), on either engine; the operators turn them into ToolInputError."""
+of range), on either engine; the operators turn them into ToolInputError. And
+every error either engine raises."""
 
 _WARNED_CTYPE: set[str] = set()
 """Databases whose non-UTF-8 character type was reported (once per process)."""
@@ -136,16 +139,6 @@ def _user_lock_key(user_id: str) -> int:
     """A signed 64-bit advisory lock key for one user's memory."""
     digest = hashlib.sha256(b"adamm-user\0" + user_id.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
-
-
-def _is_engine_error(exc: Exception) -> bool:
-    if isinstance(exc, duckdb.Error):
-        return True
-    try:
-        import psycopg
-    except ImportError:
-        return False
-    return isinstance(exc, psycopg.Error)
 
 
 class MemoryDatabase:
@@ -487,10 +480,8 @@ class MemoryDatabase:
             yield
         except VALUE_ERRORS:
             raise
-        except Exception as exc:
-            if _is_engine_error(exc):
-                raise self._closed(exc) from None
-            raise
+        except _ENGINE_ERRORS as exc:
+            raise self._closed(exc) from None
 
     def _run(self, sql: str, params: list[Any] | None) -> Any:
         with self._engine_errors():
@@ -637,6 +628,14 @@ class MemoryDatabase:
         bound = "" if wait is None else f" up to {wait:g} s"
         return f"user {user_id!r} is being written by {holder}; waiting{bound} for it"
 
+    def user_lock_timeout(self, user_id: str) -> StorageError:
+        """The error of a writer that waited for ``user_id`` as long as allowed."""
+        holder = self._advisory_holder(_user_lock_key(user_id))
+        return StorageError(
+            f"user {user_id!r} is being written by {holder}; retry when it is "
+            "done, or wait longer (Memory(..., wait=SECONDS))"
+        )
+
     @contextmanager
     def user_lock(
         self,
@@ -660,11 +659,7 @@ class MemoryDatabase:
         told = False
         while not self.try_user_lock(user_id):
             if deadline is not None and time.monotonic() >= deadline:
-                holder = self._advisory_holder(_user_lock_key(user_id))
-                raise StorageError(
-                    f"user {user_id!r} is being written by {holder}; retry when "
-                    "it is done, or wait longer (Memory(..., wait=SECONDS))"
-                )
+                raise self.user_lock_timeout(user_id)
             if on_wait is not None and not told:
                 on_wait(self.user_lock_message(user_id, wait))
                 told = True

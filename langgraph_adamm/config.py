@@ -144,6 +144,11 @@ class AdaMMConfig:
     """HNSW candidates per search (at least the number asked for). 512 gave
     recall@10 0.976 against exact search at 1M events in 1.4 ms (128: 0.891,
     256: 0.938; tools/bench_scale.py, BENCHMARKS.md)."""
+    pgvector_search: bool = True
+    """On PostgreSQL with the pgvector extension, search event vectors in SQL
+    (exact, then HNSW past ``approximate_search_above``) instead of building a
+    FAISS index in each process on open. Vectors are written to the ``vector``
+    column either way."""
     persist_index: bool = True
     """Keep the vector indexes in files beside the database (``<db>.index/``),
     so reopening reads them instead of re-adding every stored vector."""

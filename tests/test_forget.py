@@ -219,7 +219,7 @@ def test_forgetting_a_session_keeps_every_other_event_findable(approximate):
         left = before - gone
         r = m.retrieval
         assert r.event_count == len(left)
-        assert r._text_index.approximate == (approximate is not None)
+        assert r.approximate_search == (approximate is not None)
         for rid in sorted(left):
             text = r.hierarchy.events[rid].text
             units = m.semantic_match(text, "event", 1)
@@ -469,7 +469,7 @@ def test_random_forgets_of_generated_histories_keep_the_hierarchy_whole(
         for topic in r.hierarchy.topics.values():
             assert all(e in r.hierarchy.episodes for e in topic.episode_ids)
         assert (
-            len(r._text_index)
+            r.view_count("text")
             == m.db.fetchall(
                 "SELECT count(*) FROM adamm_event_views WHERE modality = 'text' "
                 "AND NOT starts_with(view, 'turn:')"
@@ -555,7 +555,7 @@ def test_searches_running_while_rounds_are_forgotten_never_see_half_a_forget(
     path, _ = generate_everyday(days=12, seed=2).write(tmp_path)
     with open_memory(user="everyday-2", approximate_search_above=50) as m:
         m.ingest(path)
-        assert m.retrieval._text_index.approximate
+        assert m.retrieval.approximate_search
         rounds = m.rounds_to_forget(everything=True)
         doomed = random.Random(0).sample(rounds, 30)
         gone: set[str] = set()

@@ -75,7 +75,7 @@ def test_memory_with_a_tiny_threshold_answers_like_exact_search():
     ):
         exact.ingest(garden_history())
         approx.ingest(garden_history())
-        assert approx.retrieval._text_index.approximate
+        assert approx.retrieval.approximate_search
         assert answers(approx) == answers(exact)
 
 

@@ -193,7 +193,15 @@ def test_visual_path_with_a_random_init_open_clip(tmp_path, tiny_clip):
         q_vis = tiny_clip.encode_text(["bicycle"])[0]
         scores = r.event_scores(q_text, q_vis, 50)
         pos = r.hierarchy.events.position("S1:3")
-        rows = r._text_index.reconstruct(r.view_rows(pos)[0])
+        rows = np.stack(
+            [
+                np.frombuffer(bytes(v), dtype=np.float32)
+                for (v,) in m.db.fetchall(
+                    "SELECT vec FROM adamm_event_views WHERE round_id = 'S1:3' "
+                    "AND modality = 'text'"
+                )
+            ]
+        )
         text_only = float(np.max(rows @ q_text))
         assert scores[pos] == pytest.approx(text_only, abs=1e-5)
 

@@ -31,22 +31,26 @@ and a hierarchy of episodes of 10 consecutive events and topics of 100 episodes
     python tools/bench_scale.py --engine postgres --events 100000 --calls 100
 
 With ``--engine postgres`` the memory is written to a database on a local
-throwaway PostgreSQL server (tools/postgres_server.py) instead. There is no
-index file beside a server database: each open rebuilds the index from the
-stored vectors, so the reopen columns are left empty, and the search is the
-same in-process FAISS search; what differs is reading the returned events.
+throwaway PostgreSQL server (tools/postgres_server.py) instead, and searched
+two ways: by the in-process FAISS index (``pgvector_search=False``: there is
+no index file beside a server database, so each open rebuilds the index from
+the stored vectors and the reopen columns are left empty), and in SQL with
+pgvector (exact, then through its HNSW index, M = 32, efConstruction 80, built
+once after the rows are written). Recall is against FAISS exact search.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -54,9 +58,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from langgraph_adamm import AdaMMConfig  # noqa: E402
 from langgraph_adamm.retrieval.encoders import SentenceTransformerEncoder  # noqa: E402
+from langgraph_adamm.retrieval.sql_search import SqlViewSearch  # noqa: E402
 from langgraph_adamm.retrieval.store import RetrievalMemory  # noqa: E402
 from langgraph_adamm.storage import MemoryDatabase  # noqa: E402
 from langgraph_adamm.storage.database import insert_columns  # noqa: E402
+from langgraph_adamm.storage.pgvector import SqlVector, SqlVectors  # noqa: E402
 
 MEM_GALLERY = Path(__file__).resolve().parent.parent.parent / (
     "shared/benchmarks/mem-gallery/dev"
@@ -125,19 +131,20 @@ def write_memory(path: str | Path, base: np.ndarray, n: int, noise: float) -> No
                     [i // per_episode + 1 for i in range(start, start + size)],
                 ],
             )
-            insert_columns(
-                db,
-                "adamm_event_views",
-                ("user_id", "round_id", "view", "modality", "vec"),
-                ("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "BLOB"),
-                [
-                    [USER] * size,
-                    ids,
-                    ["round"] * size,
-                    ["text"] * size,
-                    [row.astype("<f4").tobytes() for row in v],
-                ],
-            )
+            columns = ["user_id", "round_id", "view", "modality", "vec"]
+            types = ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "BLOB"]
+            values: list[list[Any]] = [
+                [USER] * size,
+                ids,
+                ["round"] * size,
+                ["text"] * size,
+                [row.astype("<f4").tobytes() for row in v],
+            ]
+            if db.vectors:  # PostgreSQL with pgvector: the column SQL searches
+                columns.append("emb")
+                types.append("vector")
+                values.append(SqlVectors(SqlVector(row) for row in v))
+            insert_columns(db, "adamm_event_views", columns, types, values)
             # a hierarchy: episodes of 10 consecutive events, topics of 100
             # episodes, with the summed vectors the hierarchy keeps
             first = start // per_episode
@@ -186,10 +193,29 @@ def write_memory(path: str | Path, base: np.ndarray, n: int, noise: float) -> No
     db.close()
 
 
+def build_hnsw(path: str, dim: int) -> float:
+    """Seconds to build the pgvector HNSW index over the stored views.
+
+    The library makes the index empty, at the first write, and each insert
+    adds to it; here the rows come first and the index is built after, as one
+    would for a bulk load, with memory enough to build it in memory.
+    """
+    db = MemoryDatabase(path)
+    db.execute("SET maintenance_work_mem = '2GB'")
+    t = time.perf_counter()
+    SqlViewSearch(db, USER, AdaMMConfig()).ensure_index("text", dim)
+    took = time.perf_counter() - t
+    db.execute("VACUUM ANALYZE adamm_event_views")
+    db.close()
+    return took
+
+
 def open_memory(
-    path: str | Path, queries: np.ndarray, approximate: bool
+    path: str | Path, queries: np.ndarray, approximate: bool, sql: bool = False
 ) -> tuple[RetrievalMemory, float]:
-    config = AdaMMConfig(approximate_search_above=0 if approximate else None)
+    config = AdaMMConfig(
+        approximate_search_above=0 if approximate else None, pgvector_search=sql
+    )
     t = time.perf_counter()
     memory = RetrievalMemory(
         MemoryDatabase(path), USER, text_encoder=Precomputed(queries), config=config
@@ -281,10 +307,19 @@ def run(args: argparse.Namespace, server: object) -> None:
             t = time.perf_counter()
             write_memory(path, base, n, args.noise)
             written = time.perf_counter() - t
+            built = float("nan")
+            if server is not None:
+                built = build_hnsw(str(path), base.shape[1])
             exact: list[list[str]] = []
-            for approximate in (False, True):
-                memory, first = open_memory(path, queries, approximate)
+            modes = [("FAISS", False)]
+            if server is not None:
+                modes.append(("pgvector", True))
+            for (engine_name, sql), approximate in itertools.product(
+                modes, (False, True)
+            ):
+                memory, first = open_memory(path, queries, approximate, sql)
                 assert memory.index_source == "database", memory.index_source
+                assert (memory._sql is not None) == sql
                 again = cold = float("nan")
                 if server is None:  # a file: read the persisted index back
                     memory.db.close()
@@ -296,10 +331,14 @@ def run(args: argparse.Namespace, server: object) -> None:
                     memory.semantic_match("first", "event", 10)
                     cold = (time.perf_counter() - t) * 1000
                 for ef in args.ef_search if approximate else [None]:
-                    if ef is not None:
+                    if ef is not None and memory._sql is not None:
+                        memory._sql.config = memory.config.model_copy(
+                            update={"hnsw_ef_search": ef}
+                        )
+                    elif ef is not None:
                         memory._text_index.ef_search = ef
                     found, times = search(memory, args.calls)
-                    if not approximate:
+                    if not approximate and not exact:
                         exact, recall = found, "1 (itself)"
                     else:
                         overlap = [
@@ -308,17 +347,21 @@ def run(args: argparse.Namespace, server: object) -> None:
                         ]
                         recall = f"{statistics.fmean(overlap):.3f}"
                     kind = f"HNSW, efSearch {ef}" if approximate else "exact"
+                    if server is not None:
+                        kind = f"{engine_name} {kind}"
                     print(
                         f"| {n:,} | {kind} | {first:.1f} | {again:.2f} | {cold:.0f} | "
                         f"{statistics.median(times):.1f} | {p95(times):.1f} | "
                         f"{recall} |",
                         flush=True,
                     )
-                if not approximate:
+                if not approximate and not sql:
                     levels.append((n, level_times(memory, args.calls)))
                 memory.db.close()
                 del memory
                 gc.collect()
+            if server is not None:
+                print(f"(building the pgvector HNSW index took {built:.0f} s)")
             print(f"(writing the {n:,}-event memory took {written:.0f} s)", flush=True)
     print(
         "\n| events | episodes | topics | episode scope median / p95 ms | "

@@ -45,11 +45,13 @@ def stored_rows(
 
     ``source`` is a (quoted) table with an optional WHERE clause. PostgreSQL's
     tables carry the row numbers DuckDB keeps hidden as a ``rowid`` column; it
-    is left out, so that the same memory reads the same on both engines.
+    is left out, so that the same memory reads the same on both engines. So is
+    ``emb``, pgvector's copy of an event view's ``vec`` (PostgreSQL with the
+    extension; ``tests/test_pgvector.py`` checks that the two agree).
     """
     cursor = db.execute(f"SELECT * FROM {source}", params or [])
     names = [d[0] for d in cursor.description]
-    keep = [i for i, n in enumerate(names) if n != "rowid"]
+    keep = [i for i, n in enumerate(names) if n not in ("rowid", "emb")]
     rows = [tuple(r[i] for i in keep) for r in cursor.fetchall()]
     return sorted(rows, key=_row_key)
 

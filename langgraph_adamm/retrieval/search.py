@@ -28,6 +28,7 @@ from langgraph_adamm.retrieval.hierarchy import (
     fused_similarity,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
+from langgraph_adamm.retrieval.sql_search import SqlViewSearch
 from langgraph_adamm.storage.database import MemoryDatabase
 
 Scope = Literal["topic", "episode", "event"]
@@ -96,6 +97,8 @@ class SearchMixin:
     _text_owner: array[int]
     _visual_index: VectorIndex | None
     _visual_owner: array[int]
+    _sql: SqlViewSearch | None = None
+    """Set when the views are searched in SQL (pgvector); None: FAISS."""
     state_lock: StateLock
 
     def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
@@ -111,13 +114,77 @@ class SearchMixin:
             list(range(bisect_left(v, owner), bisect_right(v, owner))),
         )
 
+    # -- the views: FAISS in process, or SQL ----------------------------------
+    def _has_visual(self) -> bool:
+        """Whether any event has a visual view to search."""
+        if self._sql is not None:
+            return self._sql.counts["visual"] > 0
+        return self._visual_index is not None and len(self._visual_index) > 0
+
+    def view_count(self, modality: str) -> int:
+        """How many views of a modality event search looks at (``text``/``visual``)."""
+        if self._sql is not None:
+            return self._sql.counts[modality]
+        index = self._text_index if modality == "text" else self._visual_index
+        return len(index) if index is not None else 0
+
+    def _view_hits(self, modality: str, q: np.ndarray, k: int) -> dict[int, float]:
+        """Events among the ``k`` best views of a modality, each with its best."""
+        best: dict[int, float] = {}
+        if self._sql is not None:
+            events = self.hierarchy.events
+            for round_id, s in self._sql.search(modality, q, k):
+                try:
+                    owner = events.position(round_id)
+                except KeyError:  # committed by another process since the refresh
+                    continue
+                best[owner] = max(best.get(owner, -1.0), s)
+            return best
+        if modality == "text":
+            index, owners = self._text_index, self._text_owner
+        else:
+            assert self._visual_index is not None
+            index, owners = self._visual_index, self._visual_owner
+        scores, rows = index.search(q, k)
+        for s, r in zip(scores, rows, strict=True):
+            owner = owners[r]
+            best[owner] = max(best.get(owner, -1.0), float(s))
+        return best
+
+    def _owner_best(
+        self, modality: str, owners: list[int], q: np.ndarray
+    ) -> dict[int, float]:
+        """Each event's best view score in a modality (those with views)."""
+        if not owners:
+            return {}
+        if self._sql is not None:
+            ids = self.hierarchy.events.ids
+            found = self._sql.best_of(modality, [ids[o] for o in owners], q)
+            return {o: found[ids[o]] for o in owners if ids[o] in found}
+        out: dict[int, float] = {}
+        for owner in owners:
+            tviews, vviews = self.view_rows(owner)
+            if modality == "text" and tviews:
+                out[owner] = float(np.max(self._text_index.reconstruct(tviews) @ q))
+            elif modality == "visual" and vviews and self._visual_index is not None:
+                rows = self._visual_index.reconstruct(vviews)
+                out[owner] = float(np.max(rows @ q))
+        return out
+
+    @property
+    def approximate_search(self) -> bool:
+        """Whether event search goes through an HNSW graph (FAISS or pgvector)."""
+        if self._sql is not None:
+            return self._sql.approximate("text")
+        return self._text_index.approximate
+
     # -- search -------------------------------------------------------------
     def _query_vectors(self, query: str) -> tuple[np.ndarray, np.ndarray | None]:
         if not isinstance(query, str) or not query.strip():
             raise ToolInputError("query_content must be a non-empty text.")
         q_text = self.text_encoder.encode([query])[0]
         q_visual = None
-        if self.visual_encoder is not None and self._visual_index is not None:
+        if self.visual_encoder is not None and self._has_visual():
             q_visual = self.visual_encoder.encode_text([query])[0]
         return q_text, q_visual
 
@@ -130,37 +197,37 @@ class SearchMixin:
         search widens until enough distinct events are found, since one event may
         own many views.
         """
-        views = max(len(self._text_index), len(self._visual_index or ()))
+        views = max(self.view_count("text"), self.view_count("visual"))
         candidates = events
         while True:
-            text_best: dict[int, float] = {}
-            scores, rows = self._text_index.search(q_text, candidates)
-            for s, r in zip(scores, rows, strict=True):
-                owner = self._text_owner[r]
-                text_best[owner] = max(text_best.get(owner, -1.0), float(s))
+            text_best = self._view_hits("text", q_text, candidates)
             visual_best: dict[int, float] = {}
-            if q_visual is not None and self._visual_index is not None:
-                scores, rows = self._visual_index.search(q_visual, candidates)
-                for s, r in zip(scores, rows, strict=True):
-                    owner = self._visual_owner[r]
-                    visual_best[owner] = max(visual_best.get(owner, -1.0), float(s))
+            if q_visual is not None and self._has_visual():
+                visual_best = self._view_hits("visual", q_visual, candidates)
             found = len(text_best.keys() | visual_best.keys())
             if found >= min(events, len(self.hierarchy.events)) or candidates >= views:
                 break
             candidates *= 4
-        fused: dict[int, float] = {}
-        for owner in set(text_best) | set(visual_best):
-            tviews, vviews = self.view_rows(owner)
-            t = text_best.get(owner)
-            if t is None and tviews:
-                t = float(np.max(self._text_index.reconstruct(tviews) @ q_text))
-            v = visual_best.get(owner)
-            if v is None and vviews and q_visual is not None and self._visual_index:
-                v = float(np.max(self._visual_index.reconstruct(vviews) @ q_visual))
-            fused[owner] = fuse(
-                t, v, self.config.text_weight, self.config.visual_weight
+        owners = sorted(text_best.keys() | visual_best.keys())
+        # an event found by one modality is scored in the other from its views
+        text_best.update(
+            self._owner_best("text", [o for o in owners if o not in text_best], q_text)
+        )
+        if q_visual is not None and self._has_visual():
+            visual_best.update(
+                self._owner_best(
+                    "visual", [o for o in owners if o not in visual_best], q_visual
+                )
             )
-        return fused
+        return {
+            owner: fuse(
+                text_best.get(owner),
+                visual_best.get(owner),
+                self.config.text_weight,
+                self.config.visual_weight,
+            )
+            for owner in owners
+        }
 
     def session_rounds(self, session_id: str) -> list[str]:
         """The round ids of a session's events, in history order."""

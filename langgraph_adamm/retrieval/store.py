@@ -47,8 +47,10 @@ from langgraph_adamm.retrieval.hierarchy import (
 )
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
+from langgraph_adamm.retrieval.sql_search import SqlViewSearch
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.dialect import upsert
+from langgraph_adamm.storage.pgvector import SqlVector, SqlVectors
 from langgraph_adamm.storage.rounds import load_rounds
 
 logger = logging.getLogger(__name__)
@@ -208,6 +210,11 @@ class RetrievalMemory(SearchMixin):
         change. Taken after ``db.index_lock`` and before any transaction (a
         search takes it, then the database's)."""
         self._check_encoders()
+        self._sql = (
+            SqlViewSearch(db, user_id, self.config)
+            if db.vectors and self.config.pgvector_search
+            else None
+        )
         self.reload()
 
     def _check_encoders(self) -> None:
@@ -308,6 +315,12 @@ class RetrievalMemory(SearchMixin):
         self._text_owner = array("q")
         self._visual_owner = array("q")
         self._unsaved = 0
+        if self._sql is not None:  # searched where stored: nothing to build
+            self.index_source = "database"
+            self._text_index = VectorIndex(self.text_encoder.dim, use_gpu=False)
+            self._visual_index = None
+            self._sql.reload()
+            return
         stored, expected = None, None
         if self._index_folder is not None:  # a DuckDB file: indexes beside it
             expected = self._index_fingerprint()
@@ -430,6 +443,12 @@ class RetrievalMemory(SearchMixin):
                 continue
             index.add(np.asarray([v for _, v in rows], dtype=np.float32))
             owners.extend(owner for owner, _ in rows)
+
+    def _vector_index(self, modality: str, dim: int) -> None:
+        """The database's HNSW index for these views (pgvector), made once."""
+        (self._sql or SqlViewSearch(self.db, self.user_id, self.config)).ensure_index(
+            modality, dim
+        )
 
     @property
     def event_count(self) -> int:
@@ -658,7 +677,11 @@ class RetrievalMemory(SearchMixin):
                 "(SELECT unnest(?::VARCHAR[]))",
                 [self.user_id, [r.round_id for _, r in batch]],
             )
-            self._add_views(text_new, visual_new)
+            if self._sql is None:
+                self._add_views(text_new, visual_new)
+            else:
+                self._sql.counts["text"] += len(text_new)
+                self._sql.counts["visual"] += len(visual_new)
 
     # -- forgetting ---------------------------------------------------------
     def forget_rounds(self, round_ids: Sequence[str]) -> RetrievalForget:
@@ -687,7 +710,9 @@ class RetrievalMemory(SearchMixin):
             try:
                 with self.db.transaction():
                     report, gone = self._forget(list(dict.fromkeys(round_ids)))
-                    if gone.size:
+                    if gone.size and self._sql is not None:
+                        self._sql.reload()  # the deleted views went with the rows
+                    elif gone.size:
                         t_rows = _rows_of(self._text_owner, gone)
                         v_rows = _rows_of(self._visual_owner, gone)
                         self._text_index.remove(t_rows)
@@ -695,6 +720,7 @@ class RetrievalMemory(SearchMixin):
                             self._visual_index.remove(v_rows)
                         self._text_owner = _shifted(self._text_owner, t_rows, gone)
                         self._visual_owner = _shifted(self._visual_owner, v_rows, gone)
+                    if gone.size:
                         self.hierarchy.events.remove(gone)
                         self.hierarchy.invalidate()
                         self.forgotten += 1
@@ -893,19 +919,22 @@ class RetrievalMemory(SearchMixin):
                 [e.episode_id for e in events],
             ],
         )
-        insert_columns(
-            self.db,
-            "adamm_event_views",
-            ("user_id", "round_id", "view", "modality", "vec"),
-            ("VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "BLOB"),
-            [
-                [uid] * len(views),
-                [v[0] for v in views],
-                [v[1] for v in views],
-                [v[2] for v in views],
-                [_blob(v[3]) for v in views],
-            ],
-        )
+        columns = ["user_id", "round_id", "view", "modality", "vec"]
+        types = ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "BLOB"]
+        values: list[list[Any]] = [
+            [uid] * len(views),
+            [v[0] for v in views],
+            [v[1] for v in views],
+            [v[2] for v in views],
+            [_blob(v[3]) for v in views],
+        ]
+        if self.db.vectors:  # every writer fills the column SQL searches
+            for modality, dim in {(v[2], len(v[3])) for v in views}:
+                self._vector_index(modality, dim)
+            columns.append("emb")
+            types.append("vector")
+            values.append(SqlVectors(SqlVector(v[3]) for v in views))
+        insert_columns(self.db, "adamm_event_views", columns, types, values)
         h = self.hierarchy
         eps = [h.episodes[e] for e in sorted(episodes)]
         insert_columns(

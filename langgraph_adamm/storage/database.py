@@ -17,6 +17,7 @@ import duckdb
 import numpy as np
 
 from langgraph_adamm.errors import StorageError
+from langgraph_adamm.storage import pgvector
 from langgraph_adamm.storage.dialect import (
     is_postgres_url,
     redacted,
@@ -201,6 +202,11 @@ class MemoryDatabase:
         ANALYZE (PostgreSQL): the planner's row counts are refreshed as the
         tables grow, instead of when autovacuum next looks."""
         self._analyzed = 0
+        self.vectors = False
+        """Whether event vectors are pgvector columns searched in SQL (PostgreSQL
+        with the extension; see ``storage/pgvector.py``)."""
+        self.vector_indexes: set[str] = set()
+        """The HNSW indexes this process knows exist."""
         if not read_only:
             self.migrate()
         elif self.schema_version() == 0:
@@ -215,6 +221,8 @@ class MemoryDatabase:
             raise StorageError(
                 f"{redacted(self.path)} needs migrating; open it once without read_only"
             )
+        elif self.engine == "postgres":
+            self.vectors = pgvector.setup(self, writable=False)
         if self.engine == "duckdb" and self.path != ":memory:":
             self._key = str(Path(self.path).expanduser().resolve())
             with _OPEN_LOCK:
@@ -333,6 +341,7 @@ class MemoryDatabase:
                 with self.transaction():
                     self.execute("SELECT pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
                     self._migrate()
+                    self.vectors = pgvector.setup(self, writable=True)
             else:
                 self._migrate()
 
@@ -471,6 +480,8 @@ class MemoryDatabase:
                     "stopped (what was not committed was rolled back)"
                 )
             self.con = self._connect_postgres()
+            if self.vectors:
+                pgvector.register(self.con)
         return self.con
 
     @contextmanager

@@ -1,0 +1,136 @@
+"""Event-view search in SQL, with pgvector (PostgreSQL with the extension).
+
+The same question the in-process FAISS index answers (the best views of one
+modality for a query vector, by inner product of unit vectors), asked of
+``adamm_event_views.emb``: exact up to ``approximate_search_above`` of the
+user's views, through the HNSW index past it. Nothing is loaded on open but the
+view counts, so a memory opens without rebuilding an index, and every process
+searches what has been committed. See ``storage/pgvector.py`` for the storage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.pgvector import (
+    MODALITIES,
+    TURN_PREFIX,
+    SqlVector,
+    ensure_index,
+    predicate,
+)
+
+HNSW_EF_CONSTRUCTION = 80
+"""Build-time candidates of the HNSW index (as the in-process FAISS graph)."""
+_EF_SEARCH_LIMIT = 1000
+"""pgvector's largest ``hnsw.ef_search``; past it the iterative scan goes on."""
+
+
+class SqlViewSearch:
+    """One user's event views, searched where they are stored.
+
+    Args:
+        db: A PostgreSQL memory database with pgvector (``db.vectors``).
+        user_id: The namespace.
+        config: ``approximate_search_above``, ``hnsw_m``, ``hnsw_ef_search``.
+    """
+
+    def __init__(self, db: MemoryDatabase, user_id: str, config: AdaMMConfig) -> None:
+        self.db = db
+        self.user_id = user_id
+        self.config = config
+        self.counts: dict[str, int] = dict.fromkeys(MODALITIES, 0)
+
+    def reload(self) -> None:
+        """Count the user's searchable views per modality."""
+        self.counts = dict.fromkeys(MODALITIES, 0)
+        for modality, n in self.db.fetchall(
+            "SELECT modality, count(*) FROM adamm_event_views WHERE user_id = ? "
+            "AND NOT starts_with(view, ?) GROUP BY modality",
+            [self.user_id, TURN_PREFIX],
+        ):
+            if modality in self.counts:
+                self.counts[modality] = int(n)
+
+    def ensure_index(self, modality: str, dim: int) -> None:
+        """The HNSW index views of this modality and dimension go into."""
+        ensure_index(
+            self.db,
+            modality,
+            dim,
+            m=self.config.hnsw_m,
+            ef_construction=HNSW_EF_CONSTRUCTION,
+        )
+
+    def approximate(self, modality: str) -> bool:
+        """Whether searches of a modality go through the HNSW index."""
+        limit = self.config.approximate_search_above
+        return limit is not None and self.counts.get(modality, 0) > limit
+
+    def search(
+        self, modality: str, query: np.ndarray, k: int
+    ) -> list[tuple[str, float]]:
+        """The ``k`` best views' (round id, score), best first."""
+        k = min(k, self.counts.get(modality, 0))
+        if k <= 0:
+            return []
+        dim = int(query.shape[0])
+        q = SqlVector(query)
+        approximate = self.approximate(modality)
+        sql = self.statement(modality, dim, approximate=approximate)
+        params = [q, self.user_id, q, k]
+        if not approximate:
+            return [(r, float(s)) for r, s in self.db.fetchall(sql, params)]
+        ef = min(max(self.config.hnsw_ef_search, k), _EF_SEARCH_LIMIT)
+        with self.db.snapshot():
+            # strict order: filtered by user, the scan goes on past ef_search
+            # until k rows of this user are found, still in score order
+            self.db.execute(
+                "SELECT set_config('hnsw.ef_search', ?, true), "
+                "set_config('hnsw.iterative_scan', 'strict_order', true)",
+                [str(ef)],
+            )
+            rows = self.db.fetchall(sql, params)
+        return [(r, float(s)) for r, s in rows]
+
+    @staticmethod
+    def statement(modality: str, dim: int, *, approximate: bool) -> str:
+        """The search query (parameters: vector, user, vector, limit).
+
+        Exact: ``emb <#> q`` does not match the index's expression, so the
+        user's rows are scanned. Approximate: the index's own expression and
+        predicate, so the planner can use the HNSW index.
+        """
+        where = predicate(modality, dim)
+        if not approximate:
+            return (
+                "SELECT round_id, -(emb <#> ?) FROM adamm_event_views "
+                f"WHERE user_id = ? AND {where} ORDER BY emb <#> ?, round_id, view "
+                "LIMIT ?"
+            )
+        emb, q = f"emb::vector({int(dim)})", f"?::vector({int(dim)})"
+        return (
+            f"SELECT round_id, -({emb} <#> {q}) FROM adamm_event_views "
+            f"WHERE user_id = ? AND {where} ORDER BY {emb} <#> {q} LIMIT ?"
+        )
+
+    def best_of(
+        self, modality: str, round_ids: Sequence[str], query: np.ndarray
+    ) -> dict[str, float]:
+        """Each event's best view score in a modality (events without one left out)."""
+        if not round_ids:
+            return {}
+        where = predicate(modality, int(query.shape[0]))
+        return {
+            r: float(s)
+            for r, s in self.db.fetchall(
+                "SELECT round_id, max(-(emb <#> ?)) FROM adamm_event_views "
+                f"WHERE user_id = ? AND {where} AND round_id IN "
+                "(SELECT unnest(?::VARCHAR[])) GROUP BY round_id",
+                [SqlVector(query), self.user_id, list(round_ids)],
+            )
+        }

@@ -1,0 +1,224 @@
+"""Event vectors as pgvector ``vector`` columns, searched in SQL (PostgreSQL only).
+
+On a server with the ``vector`` extension (pgvector), each row of
+``adamm_event_views`` carries its vector twice: ``vec``, the engine-neutral
+bytes every reader understands, and ``emb``, a ``vector`` that SQL can score.
+Every process writing to such a database fills ``emb``, whatever it searches
+with, so the column never lags behind the rows; one opened on a database whose
+rows predate the column fills it first (:func:`setup`).
+
+Search (``retrieval/sql_search.py``) scores with the negative inner product
+operator ``<#>`` on unit vectors, the cosine similarity FAISS's inner product
+gives on DuckDB. Past ``approximate_search_above`` views, searches go through
+an HNSW index; below it they are exact, as on DuckDB. A column of mixed
+dimensions cannot be indexed as such, so each (modality, dimension) gets a
+partial expression index (pgvector's documented form for several models in
+one column)::
+
+    CREATE INDEX ... USING hnsw ((emb::vector(384)) vector_ip_ops)
+        WHERE modality = 'text' AND vector_dims(emb) = 384
+        AND NOT starts_with(view, 'turn:')
+
+and a search repeats that predicate with the same literals, so the planner can
+prove the index applies. The literals are the library's own (a modality name
+from a fixed set, an integer dimension, the turn-view prefix), never a caller's
+text; the query vector, the user and the limit stay bound parameters.
+"""
+
+from __future__ import annotations
+
+import logging
+import struct
+from typing import Any
+
+import numpy as np
+
+logger = logging.getLogger(__name__)
+
+MODALITIES = ("text", "visual")
+TURN_PREFIX = "turn:"
+"""Views of single turns stay out of the event search (``store.TURN_VIEW_PREFIX``)."""
+
+_WARNED: set[str] = set()
+_BACKFILL_BATCH = 2000
+
+
+class SqlVector:
+    """A float32 vector bound as a pgvector ``vector`` parameter (binary)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+
+class SqlVectors(list[Any]):
+    """A list of :class:`SqlVector` (or None) bound as ``vector[]``, in binary."""
+
+
+def register(con: Any) -> bool:
+    """Teach a psycopg connection to send vectors; False without the extension."""
+    from psycopg.adapt import Dumper
+    from psycopg.pq import Format
+    from psycopg.types import TypeInfo
+    from psycopg.types.array import ListBinaryDumper
+
+    info = TypeInfo.fetch(con, "vector")
+    if info is None:
+        return False
+    info.register(con)
+
+    class VectorDumper(Dumper):
+        format = Format.BINARY
+        oid = info.oid
+
+        def dump(self, obj: SqlVector) -> bytes:
+            # pgvector's binary form: int16 dimensions, int16 unused, float4s
+            a = np.asarray(obj.values, dtype=">f4").reshape(-1)
+            return struct.pack(">HH", a.shape[0], 0) + a.tobytes()
+
+    con.adapters.register_dumper(SqlVector, VectorDumper)
+    con.adapters.register_dumper(SqlVectors, ListBinaryDumper)
+    return True
+
+
+def _say_once(path: str, message: str) -> None:
+    if path not in _WARNED:
+        _WARNED.add(path)
+        logger.warning(message)
+
+
+def offered(db: Any) -> bool:
+    """Whether the server has pgvector to install (or installed)."""
+    return bool(
+        db.fetchall(
+            "SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'"
+        )[0][0]
+    )
+
+
+def setup(db: Any, *, writable: bool) -> bool:
+    """Whether this database searches vectors in SQL; prepares it when it can.
+
+    Creates the extension when the server offers it (and the role may), adds
+    the ``emb`` column, and fills it for rows stored before it existed. Without
+    pgvector, says once that vectors are searched in process with FAISS. Runs
+    inside the caller's migration transaction (under its advisory lock).
+    """
+    from langgraph_adamm.storage.dialect import redacted
+
+    where = redacted(db.path)
+    has_column = bool(
+        db.fetchall(
+            "SELECT count(*) FROM information_schema.columns WHERE "
+            "table_schema = current_schema() AND table_name = 'adamm_event_views' "
+            "AND column_name = 'emb'"
+        )[0][0]
+    )
+    if not writable:
+        return has_column and register(db.con)
+    if not has_column and not offered(db):
+        _say_once(
+            db.path,
+            f"PostgreSQL at {where} has no pgvector extension: event vectors are "
+            "stored as bytes and searched in this process with FAISS (the index "
+            "is rebuilt on every open); install pgvector to search them in SQL",
+        )
+        return False
+    db.execute("SAVEPOINT adamm_vector")
+    try:
+        db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    except Exception as exc:  # noqa: BLE001 - a role without the right: fall back
+        db.execute("ROLLBACK TO SAVEPOINT adamm_vector")
+        if not has_column:
+            _say_once(
+                db.path,
+                f"cannot create the pgvector extension in {where} "
+                f"({str(exc).strip().splitlines()[0][:200]}): event vectors are "
+                "searched in this process with FAISS; ask the database owner to "
+                "run CREATE EXTENSION vector",
+            )
+            return False
+    db.execute("RELEASE SAVEPOINT adamm_vector")
+    if not register(db.con):
+        return False
+    if not has_column:
+        db.execute("ALTER TABLE adamm_event_views ADD COLUMN emb vector")
+        # Scans read emb in the row; the bytes go out of line (TOAST), so a
+        # row of two vectors does not halve the rows a page holds.
+        for column, storage in (("emb", "PLAIN"), ("vec", "EXTERNAL")):
+            db.execute(
+                f"ALTER TABLE adamm_event_views ALTER COLUMN {column} "
+                f"SET STORAGE {storage}"
+            )
+    _backfill(db)
+    return True
+
+
+def _backfill(db: Any) -> None:
+    """Fill ``emb`` from ``vec`` where a row has none (rows written without it)."""
+    filled = 0
+    while True:
+        rows = db.fetchall(
+            "SELECT ctid::text, vec FROM adamm_event_views WHERE emb IS NULL LIMIT ?",
+            [_BACKFILL_BATCH],
+        )
+        if not rows:
+            break
+        done = db.changed(
+            "UPDATE adamm_event_views AS v SET emb = n.emb FROM "
+            "(SELECT unnest(?::VARCHAR[])::tid AS at, unnest(?::vector[]) AS emb) AS n "
+            "WHERE v.ctid = n.at",
+            [
+                [r[0] for r in rows],
+                SqlVectors(
+                    SqlVector(np.frombuffer(bytes(r[1]), dtype=np.float32))
+                    for r in rows
+                ),
+            ],
+        )
+        if not done:  # nothing filled: never loop
+            raise RuntimeError("could not fill the vector column of adamm_event_views")
+        filled += done
+    if filled:
+        logger.info("pgvector: filled %d stored event vectors", filled)
+
+
+def index_name(modality: str, dim: int) -> str:
+    """The HNSW index of one modality and dimension."""
+    return f"adamm_event_views_hnsw_{modality}_{int(dim)}"
+
+
+def predicate(modality: str, dim: int) -> str:
+    """The rows one HNSW index holds, as literals (see the module's notes)."""
+    if modality not in MODALITIES:
+        raise ValueError(f"unknown modality {modality!r}")
+    return (
+        f"modality = '{modality}' AND vector_dims(emb) = {int(dim)} "
+        f"AND NOT starts_with(view, '{TURN_PREFIX}')"
+    )
+
+
+def ensure_index(
+    db: Any, modality: str, dim: int, *, m: int, ef_construction: int
+) -> None:
+    """The HNSW index of one modality and dimension (created once per database)."""
+    name = index_name(modality, dim)
+    known = db.vector_indexes
+    if name in known:
+        return
+    with db.transaction():
+        exists = db.fetchall(
+            "SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() "
+            "AND indexname = ?",
+            [name],
+        )[0][0]
+        if not exists:
+            db.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [name])
+            db.execute(
+                f"CREATE INDEX IF NOT EXISTS {name} ON adamm_event_views USING hnsw "
+                f"((emb::vector({int(dim)})) vector_ip_ops) "
+                f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
+                f"WHERE {predicate(modality, dim)}"
+            )
+    known.add(name)

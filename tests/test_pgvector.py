@@ -1,0 +1,172 @@
+"""SemanticMatch in SQL with pgvector answers as FAISS does (PostgreSQL runs only).
+
+The same stored memory is searched two ways: in SQL (``pgvector_search``, the
+default on a server with the extension) and by the in-process FAISS index that
+``pgvector_search=False`` builds from the same rows. Exact searches must agree
+event for event and score for score; HNSW searches must find what exact search
+finds, with the same scores.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from langgraph_adamm import AdaMMConfig, Memory
+from langgraph_adamm.storage import pgvector
+from tools.memory_state import HashEncoder
+from tools.synthetic_history import generate
+
+QUERIES = [
+    "how long did I sleep",
+    "coffee with a friend downtown",
+    "what did the groceries cost",
+    "went for a run in the park",
+    "feeling tired with a headache",
+    "meeting about the budget",
+    "ok",
+]
+
+
+@pytest.fixture
+def url(engine: str, request: pytest.FixtureRequest) -> str:
+    """A fresh database, without the extension yet (PostgreSQL runs only)."""
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    server = request.getfixturevalue("postgres_server")
+    return str(server.create_database())
+
+
+def _open(url: str, user: str, **config: object) -> Memory:
+    return Memory(
+        url,
+        user_id=user,
+        text_encoder=HashEncoder(),
+        visual_encoder=None,
+        config=AdaMMConfig(**config),  # type: ignore[arg-type]
+    )
+
+
+def _ingest(url: str, user: str, seed: int, tmp: Path, days: int = 25) -> None:
+    hist, _ = generate(seed=seed, days=days, user_id=user).write(tmp / user)
+    with _open(url, user) as m:
+        m.ingest(hist)
+
+
+def _answers(m: Memory) -> list[list[tuple[str, float]]]:
+    out = []
+    for q in QUERIES:
+        out.append([(u.unit_id, u.score) for u in m.semantic_match(q, "event", 10)])
+        located = m.event_locate(q, 3)
+        out.append([(u.unit_id, u.score) for u in located])
+        out.append([(n.unit_id, 0.0) for u in located for n in u.neighbours])
+        out.append([(r, 0.0) for r in m.retrieval.retrieve_rounds(q, 8)])
+    return out
+
+
+def _same(a: list[list[tuple[str, float]]], b: list[list[tuple[str, float]]]) -> None:
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        assert [i for i, _ in x] == [i for i, _ in y]
+        assert [s for _, s in x] == pytest.approx([s for _, s in y], abs=2e-6)
+
+
+def _vectors_agree(m: Memory) -> int:
+    """Every stored view's pgvector column holds its bytes' vector; the count."""
+    rows = m.db.fetchall("SELECT vec, emb::text FROM adamm_event_views")
+    for vec, emb in rows:
+        stored = np.frombuffer(bytes(vec), dtype=np.float32)
+        assert emb is not None
+        assert np.array_equal(
+            np.asarray(emb.strip("[]").split(","), dtype=np.float32), stored
+        )
+    return len(rows)
+
+
+def test_sql_search_equals_faiss_for_each_user_and_after_forgetting(
+    url: str, tmp_path: Path
+) -> None:
+    _ingest(url, "ana", 3, tmp_path)
+    _ingest(url, "ben", 4, tmp_path)  # same round ids, other texts
+    with _open(url, "ana") as sql, _open(url, "ana", pgvector_search=False) as faiss:
+        assert sql.db.vectors and sql.retrieval._sql is not None
+        assert faiss.retrieval._sql is None and len(faiss.retrieval._text_index)
+        assert not sql.retrieval._sql.approximate("text")
+        _same(_answers(sql), _answers(faiss))
+        assert _vectors_agree(sql) > 2 * sql.retrieval.event_count
+        # episodes and topics are scored in process on both
+        for scope in ("episode", "topic"):
+            assert sql.semantic_match("sleep", scope, 3) == faiss.semantic_match(
+                "sleep", scope, 3
+            )
+        gone = [u.unit_id for u in sql.semantic_match("coffee", "event", 4)]
+        sql.forget(gone)
+        assert not {u.unit_id for u in sql.semantic_match("coffee", "event", 50)} & set(
+            gone
+        )
+    with _open(url, "ana") as sql, _open(url, "ana", pgvector_search=False) as faiss:
+        _same(_answers(sql), _answers(faiss))
+    with _open(url, "ben") as sql, _open(url, "ben", pgvector_search=False) as faiss:
+        _same(_answers(sql), _answers(faiss))
+
+
+def test_hnsw_search_finds_what_exact_search_finds(url: str, tmp_path: Path) -> None:
+    _ingest(url, "ana", 5, tmp_path, days=40)
+    _ingest(url, "ben", 6, tmp_path, days=10)
+    with (
+        _open(url, "ana", approximate_search_above=50) as hnsw,
+        _open(url, "ana", approximate_search_above=None) as exact,
+    ):
+        search = hnsw.retrieval._sql
+        assert search is not None and search.approximate("text")
+        plan = "\n".join(
+            r[0]
+            for r in hnsw.db.fetchall(
+                "EXPLAIN " + search.statement("text", 64, approximate=True),
+                [
+                    pgvector.SqlVector(np.ones(64, np.float32) / 8),
+                    "ana",
+                    pgvector.SqlVector(np.ones(64, np.float32) / 8),
+                    10,
+                ],
+            )
+        )
+        assert pgvector.index_name("text", 64) in plan
+        found, wanted = 0, 0
+        for q in QUERIES:
+            got = {u.unit_id: u.score for u in hnsw.semantic_match(q, "event", 10)}
+            best = {u.unit_id: u.score for u in exact.semantic_match(q, "event", 10)}
+            found += len(got.keys() & best.keys())
+            wanted += len(best)
+            scores = {u.unit_id: u.score for u in exact.semantic_match(q, "event", 500)}
+            for rid, s in got.items():  # what HNSW returns is scored exactly
+                assert s == pytest.approx(scores[rid], abs=2e-6)
+        assert found / wanted >= 0.9
+
+
+def test_without_pgvector_faiss_searches_and_a_later_open_fills_the_column(
+    url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(pgvector, "offered", lambda db: False)
+    with caplog.at_level(logging.WARNING):
+        _ingest(url, "ana", 7, tmp_path)
+        _ingest(url, "ben", 8, tmp_path)
+    said = [r for r in caplog.records if "no pgvector extension" in r.getMessage()]
+    assert len(said) == 1  # once, not per open
+    with _open(url, "ana") as m:
+        assert not m.db.vectors and m.retrieval._sql is None
+        before = _answers(m)
+        assert not m.db.fetchall(
+            "SELECT 1 FROM information_schema.columns WHERE column_name = 'emb'"
+        )
+    monkeypatch.undo()
+    with _open(url, "ana") as m:  # the extension now: the column is filled
+        assert m.db.vectors and m.retrieval._sql is not None
+        assert _vectors_agree(m) > m.retrieval.event_count
+        _same(_answers(m), before)

@@ -246,7 +246,10 @@ class Memory:
     """Long-term multimodal memory for one user, kept in one DuckDB database.
 
     Args:
-        path: Database file (created if missing) or ``":memory:"``.
+        path: Database file (created if missing), ``":memory:"``, a PostgreSQL
+            connection string (``postgresql://...``), or a psycopg
+            ``ConnectionPool`` (``psycopg_pool``; one connection is borrowed
+            for the Memory's life and given back, as it came, on close).
         user_id: Namespace; memories of other users in the same file are invisible.
         model: A LangChain chat model or ``provider:model`` string for extraction
             and table metadata. None runs fully offline with rule extraction.
@@ -268,7 +271,7 @@ class Memory:
 
     def __init__(
         self,
-        path: str | Path = ":memory:",
+        path: str | Path | Any = ":memory:",
         *,
         user_id: str = DEFAULT_USER_ID,
         model: Any = None,

@@ -129,7 +129,6 @@ def test_hnsw_search_finds_what_exact_search_finds(url: str, tmp_path: Path) -> 
                 [
                     pgvector.SqlVector(np.ones(64, np.float32) / 8),
                     "ana",
-                    pgvector.SqlVector(np.ones(64, np.float32) / 8),
                     10,
                 ],
             )

@@ -42,6 +42,7 @@ once after the rows are written). Recall is against FAISS exact search.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import itertools
 import json
@@ -201,7 +202,7 @@ def build_hnsw(path: str, dim: int) -> float:
     would for a bulk load, with memory enough to build it in memory.
     """
     db = MemoryDatabase(path)
-    db.execute("SET maintenance_work_mem = '2GB'")
+    db.execute("SET maintenance_work_mem = '4GB'")
     t = time.perf_counter()
     SqlViewSearch(db, USER, AdaMMConfig()).ensure_index("text", dim)
     took = time.perf_counter() - t
@@ -270,12 +271,22 @@ def main() -> None:
         help="HNSW search breadths to measure on the same graph",
     )
     parser.add_argument("--engine", choices=("duckdb", "postgres"), default="duckdb")
+    parser.add_argument(
+        "--pg-setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the PostgreSQL server (shared_buffers=2GB); repeatable",
+    )
     args = parser.parse_args()
     server = None
     if args.engine == "postgres":
         from tools.postgres_server import PostgresServer
 
-        server = PostgresServer(durable=True).start()
+        settings = dict(item.split("=", 1) for item in args.pg_setting)
+        server = PostgresServer(durable=True, settings=settings).start()
+        if settings:
+            print(f"PostgreSQL settings: {settings}")
     try:
         run(args, server)
     finally:
@@ -332,8 +343,8 @@ def run(args: argparse.Namespace, server: object) -> None:
                     cold = (time.perf_counter() - t) * 1000
                 for ef in args.ef_search if approximate else [None]:
                     if ef is not None and memory._sql is not None:
-                        memory._sql.config = memory.config.model_copy(
-                            update={"hnsw_ef_search": ef}
+                        memory._sql.config = dataclasses.replace(
+                            memory.config, hnsw_ef_search=ef
                         )
                     elif ef is not None:
                         memory._text_index.ef_search = ef

@@ -62,9 +62,17 @@ class PostgresServer:
     Args:
         durable: Keep fsync on (benchmarks measure a real server). Tests turn it
             off: a killed client process, not a lost machine, is what they test.
+        max_connections: The server's connection limit.
+        settings: More server settings (``{"shared_buffers": "2GB"}``).
     """
 
-    def __init__(self, *, durable: bool = False, max_connections: int = 400) -> None:
+    def __init__(
+        self,
+        *,
+        durable: bool = False,
+        max_connections: int = 400,
+        settings: dict[str, str] | None = None,
+    ) -> None:
         folder = bin_folder()
         if folder is None:
             raise RuntimeError(
@@ -74,6 +82,7 @@ class PostgresServer:
         self.bin = folder
         self.durable = durable
         self.max_connections = max_connections
+        self.settings = dict(settings or {})
         self.port = 0
         self.pid: int | None = None
         self.root = Path(tempfile.mkdtemp(prefix="adamm-pg-"))
@@ -146,6 +155,7 @@ class PostgresServer:
         ]
         if not self.durable:
             options += ["-c fsync=off", "-c full_page_writes=off"]
+        options += [f"-c {key}={value}" for key, value in self.settings.items()]
         for _attempt in range(5):
             self.port = _free_port()
             done = subprocess.run(

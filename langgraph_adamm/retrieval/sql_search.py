@@ -82,9 +82,9 @@ class SqlViewSearch:
         q = SqlVector(query)
         approximate = self.approximate(modality)
         sql = self.statement(modality, dim, approximate=approximate)
-        params = [q, self.user_id, q, k]
+        params = [q, self.user_id, k]
         if not approximate:
-            return [(r, float(s)) for r, s in self.db.fetchall(sql, params)]
+            return [(r, -float(d)) for r, d in self.db.fetchall(sql, params)]
         ef = min(max(self.config.hnsw_ef_search, k), _EF_SEARCH_LIMIT)
         with self.db.snapshot():
             # strict order: filtered by user, the scan goes on past ef_search
@@ -95,27 +95,27 @@ class SqlViewSearch:
                 [str(ef)],
             )
             rows = self.db.fetchall(sql, params)
-        return [(r, float(s)) for r, s in rows]
+        return [(r, -float(d)) for r, d in rows]
 
     @staticmethod
     def statement(modality: str, dim: int, *, approximate: bool) -> str:
-        """The search query (parameters: vector, user, vector, limit).
+        """The search query: (round id, negative inner product) rows, best first.
 
-        Exact: ``emb <#> q`` does not match the index's expression, so the
-        user's rows are scanned. Approximate: the index's own expression and
-        predicate, so the planner can use the HNSW index.
+        Parameters: the query vector, the user, the limit. Exact: ``emb <#> q``
+        is not the index's expression, so the user's rows are scanned.
+        Approximate: the index's own expression and predicate, so the planner
+        can use the HNSW index. The distance is computed once per row.
         """
         where = predicate(modality, dim)
         if not approximate:
             return (
-                "SELECT round_id, -(emb <#> ?) FROM adamm_event_views "
-                f"WHERE user_id = ? AND {where} ORDER BY emb <#> ?, round_id, view "
-                "LIMIT ?"
+                "SELECT round_id, emb <#> ? AS d FROM adamm_event_views "
+                f"WHERE user_id = ? AND {where} ORDER BY d, round_id, view LIMIT ?"
             )
-        emb, q = f"emb::vector({int(dim)})", f"?::vector({int(dim)})"
+        dist = f"emb::vector({int(dim)}) <#> ?::vector({int(dim)})"
         return (
-            f"SELECT round_id, -({emb} <#> {q}) FROM adamm_event_views "
-            f"WHERE user_id = ? AND {where} ORDER BY {emb} <#> {q} LIMIT ?"
+            f"SELECT round_id, {dist} AS d FROM adamm_event_views "
+            f"WHERE user_id = ? AND {where} ORDER BY d LIMIT ?"
         )
 
     def best_of(

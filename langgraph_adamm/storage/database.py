@@ -136,6 +136,39 @@ def insert_columns(
     db.added(len(values[0]))
 
 
+def _is_pool(path: object) -> bool:
+    """Whether a database argument is a psycopg connection pool."""
+    return hasattr(path, "getconn") and hasattr(path, "putconn")
+
+
+def _pool_conninfo(pool: Any) -> str:
+    conninfo = getattr(pool, "conninfo", "")
+    return conninfo if isinstance(conninfo, str) and conninfo else "postgresql (pool)"
+
+
+def _adapt(context: Any, vector_info: Any) -> None:
+    """Read and write values as DuckDB does, on a connection or one cursor.
+
+    JSON as its text, numpy scalars as the numbers they are (timestamps are
+    read in UTC: the session's time zone). NUMERIC (what sum and avg of
+    integers return) stays an exact Decimal; the operators convert it.
+    """
+    from psycopg.types.numeric import FloatDumper, IntDumper
+    from psycopg.types.string import TextLoader
+
+    for name in ("json", "jsonb"):
+        context.adapters.register_loader(name, TextLoader)
+    for number, dumper in (
+        (np.float64, FloatDumper),
+        (np.float32, FloatDumper),
+        (np.int64, IntDumper),
+        (np.int32, IntDumper),
+    ):
+        context.adapters.register_dumper(number, dumper)
+    if vector_info is not None:
+        pgvector.install(context, vector_info)
+
+
 def _user_lock_key(user_id: str) -> int:
     """A signed 64-bit advisory lock key for one user's memory."""
     digest = hashlib.sha256(b"adamm-user\0" + user_id.encode("utf-8")).digest()
@@ -146,9 +179,12 @@ class MemoryDatabase:
     """One memory database holding any number of user namespaces.
 
     Args:
-        path: A DuckDB database file, ``":memory:"``, or a PostgreSQL connection
+        path: A DuckDB database file, ``":memory:"``, a PostgreSQL connection
             string (``postgresql://user@host:5432/dbname``; psycopg 3 must be
-            installed: ``pip install 'langgraph-adamm[postgres]'``).
+            installed: ``pip install 'langgraph-adamm[postgres]'``), or a
+            psycopg ``ConnectionPool``: one connection is borrowed until
+            :meth:`close`, adapted per cursor (the pool's other users see no
+            change), and given back without transaction, locks or settings.
         read_only: Open without write access (no migrations are applied).
         wait: Seconds to keep retrying while another process holds the file
             (DuckDB allows one writing process); 0 fails at once. PostgreSQL
@@ -158,14 +194,22 @@ class MemoryDatabase:
 
     def __init__(
         self,
-        path: str | Path = ":memory:",
+        path: str | Path | Any = ":memory:",
         *,
         read_only: bool = False,
         wait: float = 0.0,
         on_wait: Callable[[str], None] | None = None,
     ) -> None:
-        self.path = str(path)
-        self.engine = "postgres" if is_postgres_url(self.path) else "duckdb"
+        self._pool: Any = path if _is_pool(path) else None
+        self._borrowed: tuple[Any, bool] | None = None
+        """A pooled connection's cursor factory and autocommit, given back."""
+        self._vector_info: Any = None
+        self.path = _pool_conninfo(path) if self._pool is not None else str(path)
+        self.engine = (
+            "postgres"
+            if self._pool is not None or is_postgres_url(self.path)
+            else "duckdb"
+        )
         self.storage_order = "ctid" if self.engine == "postgres" else "rowid"
         """Where a row of a materialized table is stored, the tie-break of a
         column's examples: insertion order on DuckDB. On PostgreSQL the physical
@@ -207,26 +251,32 @@ class MemoryDatabase:
         with the extension; see ``storage/pgvector.py``)."""
         self.vector_indexes: set[str] = set()
         """The HNSW indexes this process knows exist."""
+        try:
+            self._prepare(read_only)
+        except BaseException:
+            self.close()  # a pooled connection goes back to its pool
+            raise
+        if self.engine == "duckdb" and self.path != ":memory:":
+            self._key = str(Path(self.path).expanduser().resolve())
+            with _OPEN_LOCK:
+                _OPEN[self._key] = _OPEN.get(self._key, 0) + 1
+
+    def _prepare(self, read_only: bool) -> None:
+        """Migrate, or check a read-only database; vectors on PostgreSQL."""
         if not read_only:
             self.migrate()
         elif self.schema_version() == 0:
-            self.con.close()
             raise StorageError(
                 f"{redacted(self.path)} is not a langgraph_adamm memory database "
                 "(it has no "
                 "adamm tables); nothing was changed"
             )
         elif self.schema_version() < LATEST_VERSION:
-            self.con.close()
             raise StorageError(
                 f"{redacted(self.path)} needs migrating; open it once without read_only"
             )
         elif self.engine == "postgres":
             self.vectors = pgvector.setup(self, writable=False)
-        if self.engine == "duckdb" and self.path != ":memory:":
-            self._key = str(Path(self.path).expanduser().resolve())
-            with _OPEN_LOCK:
-                _OPEN[self._key] = _OPEN.get(self._key, 0) + 1
 
     def _connect(
         self,
@@ -266,36 +316,24 @@ class MemoryDatabase:
     def _connect_postgres(self) -> Any:
         try:
             import psycopg
-            from psycopg.types.numeric import FloatDumper, IntDumper
-            from psycopg.types.string import TextLoader
         except ImportError:
             raise StorageError(
                 "a PostgreSQL memory needs psycopg 3: pip install "
                 "'langgraph-adamm[postgres]'"
             ) from None
-        try:
-            con = psycopg.connect(
-                self.path,
-                autocommit=True,
-                application_name=f"langgraph_adamm (PID {os.getpid()})",
-            )
-        except psycopg.Error as exc:
-            raise StorageError(
-                f"cannot open memory database {redacted(self.path)}: "
-                f"{str(exc).strip().splitlines()[-1][:240]}"
-            ) from None
-        # Read and write values as DuckDB does: JSON as its text, numpy scalars
-        # as the numbers they are, timestamps in UTC. NUMERIC (what sum and avg
-        # of integers return) stays an exact Decimal; the operators convert it.
-        for name in ("json", "jsonb"):
-            con.adapters.register_loader(name, TextLoader)
-        for number, dumper in (
-            (np.float64, FloatDumper),
-            (np.float32, FloatDumper),
-            (np.int64, IntDumper),
-            (np.int32, IntDumper),
-        ):
-            con.adapters.register_dumper(number, dumper)
+        name = f"langgraph_adamm (PID {os.getpid()})"
+        if self._pool is not None:
+            con = self._borrow()
+            con.execute("SELECT set_config('application_name', %s, false)", [name])
+        else:
+            try:
+                con = psycopg.connect(self.path, autocommit=True, application_name=name)
+            except psycopg.Error as exc:
+                raise StorageError(
+                    f"cannot open memory database {redacted(self.path)}: "
+                    f"{str(exc).strip().splitlines()[-1][:240]}"
+                ) from None
+            _adapt(con, None)
         con.execute("SET TIME ZONE 'UTC'")
         ctype = con.execute(
             "SELECT datctype FROM pg_database WHERE datname = current_database()"
@@ -316,6 +354,63 @@ class MemoryDatabase:
         if self.read_only:
             con.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         return con
+
+    def _borrow(self) -> Any:
+        """A connection from the caller's pool, adapted per cursor.
+
+        The pool's other users must find the connection as it was: the
+        library's adapters (JSON as text, numpy numbers, vectors) are set on
+        each of its cursors, not on the connection, and :meth:`_give_back`
+        restores the rest.
+        """
+        try:
+            con = self._pool.getconn()
+        except Exception as exc:  # noqa: BLE001 - the pool's timeout or closed pool
+            raise StorageError(
+                f"cannot get a connection to {redacted(self.path)} from the pool: "
+                f"{str(exc).strip()[:240]}"
+            ) from None
+        self._borrowed = (con.cursor_factory, con.autocommit)
+        if con.info.transaction_status:  # not idle: a caller's open transaction
+            self._pool.putconn(con)
+            raise StorageError("the pool gave a connection inside a transaction")
+        con.autocommit = True
+        db, base = self, con.cursor_factory
+
+        class Cursor(base):  # type: ignore[misc, valid-type]
+            def __init__(self, connection: Any, **kwargs: Any) -> None:
+                super().__init__(connection, **kwargs)
+                _adapt(self, db._vector_info)
+
+        con.cursor_factory = Cursor
+        return con
+
+    def _give_back(self) -> None:
+        """Return a pooled connection as it came: no transaction, locks or settings."""
+        con, (factory, autocommit) = self.con, self._borrowed or (None, False)
+        try:
+            if not con.closed and not con.broken:
+                if con.info.transaction_status:
+                    con.execute("ROLLBACK")
+                con.execute("SELECT pg_advisory_unlock_all()")
+                con.execute("RESET ALL")
+                con.cursor_factory = factory
+                con.autocommit = autocommit
+        except Exception:  # noqa: BLE001 - a broken connection: the pool drops it
+            pass
+        finally:
+            self._borrowed = None
+            self._pool.putconn(con)
+
+    def use_vectors(self) -> bool:
+        """Send and read pgvector values on this connection; False without the type."""
+        info = pgvector.type_info(self.con)
+        if info is None:
+            return False
+        self._vector_info = info
+        if self._pool is None:
+            pgvector.install(self.con, info)
+        return True
 
     # -- migrations -----------------------------------------------------
     def schema_version(self) -> int:
@@ -479,9 +574,11 @@ class MemoryDatabase:
                     f"{', '.join(map(repr, sorted(self._writers)))}; the write "
                     "stopped (what was not committed was rolled back)"
                 )
+            if self._pool is not None:
+                self._give_back()  # the pool drops a broken connection
             self.con = self._connect_postgres()
-            if self.vectors:
-                pgvector.register(self.con)
+            if self.vectors and self._pool is None:
+                pgvector.install(self.con, self._vector_info)
         return self.con
 
     @contextmanager
@@ -704,8 +801,13 @@ class MemoryDatabase:
     def close(self) -> None:
         """Close the connection (checkpointing the write-ahead log)."""
         with self._lock:
+            if self._shut:
+                return
             self._shut = True
-            self.con.close()
+            if self._pool is not None:
+                self._give_back()
+            else:
+                self.con.close()
             key, self._key = self._key, None
             if key is not None:
                 with _OPEN_LOCK:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import struct
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -56,30 +57,37 @@ class SqlVectors(list[Any]):
     """A list of :class:`SqlVector` (or None) bound as ``vector[]``, in binary."""
 
 
-def register(con: Any) -> bool:
-    """Teach a psycopg connection to send vectors; False without the extension."""
+def type_info(con: Any) -> Any:
+    """The vector type of this database (psycopg ``TypeInfo``), or None."""
+    from psycopg.types import TypeInfo
+
+    return TypeInfo.fetch(con, "vector")
+
+
+@lru_cache(maxsize=16)
+def _dumper(oid: int) -> type:
     from psycopg.adapt import Dumper
     from psycopg.pq import Format
-    from psycopg.types import TypeInfo
-    from psycopg.types.array import ListBinaryDumper
-
-    info = TypeInfo.fetch(con, "vector")
-    if info is None:
-        return False
-    info.register(con)
 
     class VectorDumper(Dumper):
         format = Format.BINARY
-        oid = info.oid
 
         def dump(self, obj: SqlVector) -> bytes:
             # pgvector's binary form: int16 dimensions, int16 unused, float4s
             a = np.asarray(obj.values, dtype=">f4").reshape(-1)
             return struct.pack(">HH", a.shape[0], 0) + a.tobytes()
 
-    con.adapters.register_dumper(SqlVector, VectorDumper)
-    con.adapters.register_dumper(SqlVectors, ListBinaryDumper)
-    return True
+    VectorDumper.oid = oid
+    return VectorDumper
+
+
+def install(context: Any, info: Any) -> None:
+    """Teach a connection, or one cursor, to send vectors (binary)."""
+    from psycopg.types.array import ListBinaryDumper
+
+    info.register(context)
+    context.adapters.register_dumper(SqlVector, _dumper(info.oid))
+    context.adapters.register_dumper(SqlVectors, ListBinaryDumper)
 
 
 def _say_once(path: str, message: str) -> None:
@@ -116,7 +124,7 @@ def setup(db: Any, *, writable: bool) -> bool:
         )[0][0]
     )
     if not writable:
-        return has_column and register(db.con)
+        return has_column and db.use_vectors()
     if not has_column and not offered(db):
         _say_once(
             db.path,
@@ -140,7 +148,7 @@ def setup(db: Any, *, writable: bool) -> bool:
             )
             return False
     db.execute("RELEASE SAVEPOINT adamm_vector")
-    if not register(db.con):
+    if not db.use_vectors():
         return False
     if not has_column:
         db.execute("ALTER TABLE adamm_event_views ADD COLUMN emb vector")
@@ -151,6 +159,12 @@ def setup(db: Any, *, writable: bool) -> bool:
                 f"ALTER TABLE adamm_event_views ALTER COLUMN {column} "
                 f"SET STORAGE {storage}"
             )
+        # the rows still to fill, found without scanning the table (empty
+        # once they are filled, so it costs nothing to keep)
+        db.execute(
+            "CREATE INDEX adamm_event_views_unfilled ON adamm_event_views "
+            "(user_id) WHERE emb IS NULL"
+        )
     _backfill(db)
     return True
 

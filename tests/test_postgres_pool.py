@@ -1,0 +1,96 @@
+"""A Memory over a psycopg connection pool (PostgreSQL runs only).
+
+The pool belongs to the caller (a LangGraph deployment shares one among its
+workers): a Memory borrows one connection for its life, and the pool's other
+users must get it back as it was lent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from langgraph_adamm import Memory
+from langgraph_adamm.errors import StorageError
+from tools.memory_state import HashEncoder, user_state
+from tools.synthetic_history import generate
+
+psycopg_pool = pytest.importorskip("psycopg_pool")
+
+
+@pytest.fixture
+def url(engine: str, request: pytest.FixtureRequest) -> str:
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    server = request.getfixturevalue("postgres_server")
+    return str(server.create_database())
+
+
+def _open(where: Any, user: str = "ana") -> Memory:
+    return Memory(where, user_id=user, text_encoder=HashEncoder(), visual_encoder=None)
+
+
+def _session(con: Any) -> tuple[Any, ...]:
+    return (
+        con.execute("SHOW TimeZone").fetchone()[0],
+        con.execute("SHOW application_name").fetchone()[0],
+        con.execute("SHOW default_transaction_read_only").fetchone()[0],
+        con.execute("""SELECT '{"a": 1}'::json""").fetchone()[0],
+        con.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+            "AND pid = pg_backend_pid()"
+        ).fetchone()[0],
+        con.autocommit,
+    )
+
+
+def test_a_memory_borrows_a_pooled_connection_and_gives_it_back_as_it_came(
+    url: str, tmp_path: Path
+) -> None:
+    hist, _ = generate(seed=3, days=10, user_id="ana").write(tmp_path / "h")
+    with psycopg_pool.ConnectionPool(url, min_size=1, max_size=1, open=True) as pool:
+        with pool.connection() as con:
+            before = _session(con)
+        assert before[3] == {"a": 1}  # the pool's own adapters: JSON as a dict
+        with _open(pool) as m:
+            assert m.db.engine == "postgres" and m.db.vectors
+            m.ingest(hist)
+            with m.db.user_lock("ana"):  # still held when the Memory closes
+                found = [u.unit_id for u in m.semantic_match("sleep", "event", 5)]
+                state = user_state(m)
+                m.close()
+        with pool.connection() as con:  # the only connection: the one lent
+            assert _session(con) == before
+        with _open(url) as again:  # what went in through the pool is stored
+            assert user_state(again) == state
+            assert [u.unit_id for u in again.semantic_match("sleep", "event", 5)] == (
+                found
+            )
+        with _open(pool) as m:  # and reads the same through the pool again
+            assert user_state(m) == state
+
+
+def test_memories_from_one_pool_hold_their_own_connections_and_locks(url: str) -> None:
+    with psycopg_pool.ConnectionPool(url, min_size=2, max_size=2, open=True) as pool:
+        first, second = _open(pool), _open(pool)
+        assert first.db.con is not second.db.con
+        assert first.db.try_user_lock("ana")
+        assert not second.db.try_user_lock("ana")  # another session holds it
+        first.close()  # gives the lock back with the connection
+        third = _open(pool)
+        assert second.db.try_user_lock("ana")
+        assert not third.db.try_user_lock("ana")
+        second.close()
+        third.close()
+
+
+def test_an_exhausted_pool_is_a_clear_error(url: str) -> None:
+    with psycopg_pool.ConnectionPool(
+        url, min_size=1, max_size=1, timeout=0.5, open=True
+    ) as pool:
+        with pool.connection():
+            with pytest.raises(StorageError, match="from the pool"):
+                _open(pool)
+        _open(pool).close()  # the failed open took nothing from it

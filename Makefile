@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_forget.py --days 22000
 	$(BIN)/python tools/bench_engines.py --rounds 2000 --embedded-rounds 400 --repeat 3
 	$(BIN)/python tools/bench_operators.py --rows 1000000 --calls 60 --engine duckdb postgres
+	$(BIN)/python tools/bench_scale.py --engine postgres --events 100000 --calls 100 --ef-search 128 256 512
 	$(BIN)/python tools/kill_trials.py --engine postgres --trials 10
 	$(BIN)/python tools/kill_trials.py --engine duckdb --trials 10
 

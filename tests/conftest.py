@@ -124,6 +124,16 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
 
 @pytest.fixture
+def postgres_url(engine: str, request: pytest.FixtureRequest) -> str:
+    """A fresh, empty database on the session's server (PostgreSQL runs only)."""
+    if engine != "postgres":
+        pytest.skip("PostgreSQL only: runs with --engine postgres")
+    server = request.getfixturevalue("postgres_server")
+    _count_postgres(request.node.nodeid, 1)
+    return str(server.create_database())
+
+
+@pytest.fixture
 def database(
     engine: str, tmp_path: Any, request: pytest.FixtureRequest
 ) -> Callable[[str], str]:

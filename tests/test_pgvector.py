@@ -32,12 +32,9 @@ QUERIES = [
 
 
 @pytest.fixture
-def url(engine: str, request: pytest.FixtureRequest) -> str:
+def url(postgres_url: str) -> str:
     """A fresh database, without the extension yet (PostgreSQL runs only)."""
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
-    server = request.getfixturevalue("postgres_server")
-    return str(server.create_database())
+    return postgres_url
 
 
 def _open(url: str, user: str, **config: object) -> Memory:
@@ -169,3 +166,37 @@ def test_without_pgvector_faiss_searches_and_a_later_open_fills_the_column(
         assert m.db.vectors and m.retrieval._sql is not None
         assert _vectors_agree(m) > m.retrieval.event_count
         _same(_answers(m), before)
+
+
+class WideEncoder(HashEncoder):
+    """Wider vectors than pgvector's HNSW index takes (2,000 dimensions)."""
+
+    name = "hash-trigrams-2048"
+    dim = 2048
+
+
+def test_vectors_too_wide_for_an_hnsw_index_are_searched_exactly(
+    url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    hist, _ = generate(seed=9, days=6, user_id="ana").write(tmp_path / "h")
+    config = AdaMMConfig(approximate_search_above=5)
+    with caplog.at_level(logging.WARNING):
+        with Memory(
+            url,
+            user_id="ana",
+            text_encoder=WideEncoder(),
+            visual_encoder=None,
+            config=config,
+        ) as m:
+            m.ingest(hist)
+            assert m.retrieval._sql is not None
+            found = [u.unit_id for u in m.semantic_match("coffee", "event", 5)]
+    assert any("2048 dimensions" in r.getMessage() for r in caplog.records)
+    with Memory(
+        url,
+        user_id="ana",
+        text_encoder=WideEncoder(),
+        visual_encoder=None,
+        config=AdaMMConfig(pgvector_search=False, approximate_search_above=None),
+    ) as exact:
+        assert [u.unit_id for u in exact.semantic_match("coffee", "event", 5)] == found

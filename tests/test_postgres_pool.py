@@ -21,11 +21,9 @@ psycopg_pool = pytest.importorskip("psycopg_pool")
 
 
 @pytest.fixture
-def url(engine: str, request: pytest.FixtureRequest) -> str:
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
-    server = request.getfixturevalue("postgres_server")
-    return str(server.create_database())
+def url(postgres_url: str) -> str:
+    """A fresh database, without the extension yet (PostgreSQL runs only)."""
+    return postgres_url
 
 
 def _open(where: Any, user: str = "ana") -> Memory:

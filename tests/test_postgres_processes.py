@@ -73,12 +73,9 @@ READER = textwrap.dedent("""
 
 
 @pytest.fixture
-def url(engine: str, request: pytest.FixtureRequest) -> str:
-    """A fresh database on the session's PostgreSQL server (PostgreSQL runs only)."""
-    if engine != "postgres":
-        pytest.skip("PostgreSQL only: runs with --engine postgres")
-    server = request.getfixturevalue("postgres_server")
-    return str(server.create_database())
+def url(postgres_url: str) -> str:
+    """A fresh database, without the extension yet (PostgreSQL runs only)."""
+    return postgres_url
 
 
 def _spawn(

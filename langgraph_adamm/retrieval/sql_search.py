@@ -17,6 +17,7 @@ import numpy as np
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.storage.database import MemoryDatabase
 from langgraph_adamm.storage.pgvector import (
+    HNSW_MAX_DIM,
     MODALITIES,
     TURN_PREFIX,
     SqlVector,
@@ -80,7 +81,7 @@ class SqlViewSearch:
             return []
         dim = int(query.shape[0])
         q = SqlVector(query)
-        approximate = self.approximate(modality)
+        approximate = self.approximate(modality) and dim <= HNSW_MAX_DIM
         sql = self.statement(modality, dim, approximate=approximate)
         params = [q, self.user_id, k]
         if not approximate:

@@ -129,11 +129,11 @@ def insert_columns(
         # column of arrays, so rows are sent one by one (in one pipeline).
         marks = ", ".join("?" for _ in columns)
         db.executemany(f"{head}VALUES ({marks}){tail}", list(zip(*values, strict=True)))
-        db.added(len(values[0]))
+        db.added(len(values[0]), table)
         return
     unnests = "SELECT " + ", ".join(f"unnest(?::{t}[])" for t in types)
     db.execute(head + unnests + tail, list(values))
-    db.added(len(values[0]))
+    db.added(len(values[0]), table)
 
 
 def _is_pool(path: object) -> bool:
@@ -246,6 +246,9 @@ class MemoryDatabase:
         ANALYZE (PostgreSQL): the planner's row counts are refreshed as the
         tables grow, instead of when autovacuum next looks."""
         self._analyzed = 0
+        self._grown: dict[str, list[int]] = {}
+        """Materialized tables this process inserted into (PostgreSQL): rows
+        added since their last VACUUM by this process, and the rows vacuumed."""
         self.vectors = False
         """Whether event vectors are pgvector columns searched in SQL (PostgreSQL
         with the extension; see ``storage/pgvector.py``)."""
@@ -532,23 +535,38 @@ class MemoryDatabase:
                     pass
 
     def _analyze_if_grown(self) -> None:
-        """ANALYZE the large bookkeeping tables once they have about doubled.
+        """ANALYZE the bookkeeping tables, and VACUUM materialized ones, as they grow.
 
-        Without it, a fresh PostgreSQL database plans joins over thousands of
-        rounds as if the tables were empty (0.5 s for a 5 ms query) until
-        autovacuum analyzes them; this costs O(log n) ANALYZEs per process.
+        Without the ANALYZE, a fresh PostgreSQL database plans joins over
+        thousands of rounds as if the tables were empty (0.5 s for a 5 ms
+        query) until autovacuum analyzes them. A materialized table is
+        vacuumed too: a scan of pages VACUUM has marked all-visible skips the
+        per-row visibility check (0.7-0.86x for a whole-table aggregate on 1M
+        rows; BENCHMARKS.md). Each runs once its table has about
+        doubled: O(log n) times per process.
         """
-        if self.engine != "postgres" or self._added < max(500, self._analyzed):
+        if self.engine != "postgres":
             return
-        self._analyzed += self._added
-        self._added = 0
-        try:  # the transaction has committed: this is only a hint to the planner
-            self.execute(
+        # the transaction has committed: these are only hints to the planner
+        # and to later scans, and skip what another session holds
+        if self._added >= max(500, self._analyzed):
+            self._analyzed += self._added
+            self._added = 0
+            self._maintain(
                 "ANALYZE (SKIP_LOCKED) adamm_rounds, adamm_observations, "
                 "adamm_events, adamm_event_views"
             )
-        except StorageError as exc:
-            logging.getLogger(__name__).debug("ANALYZE skipped: %s", exc)
+        for table, counts in list(self._grown.items()):
+            if counts[0] >= max(500, counts[1]):
+                counts[1] += counts[0]
+                counts[0] = 0
+                self._maintain(f"VACUUM (ANALYZE, SKIP_LOCKED) {table}")
+
+    def _maintain(self, sql: str) -> None:
+        try:
+            self.execute(sql)
+        except StorageError as exc:  # a table dropped meanwhile, say
+            logging.getLogger(__name__).debug("%s skipped: %s", sql.split()[0], exc)
 
     def execute(self, sql: str, params: list[Any] | None = None) -> Any:
         """Run one statement under the connection lock.
@@ -597,8 +615,12 @@ class MemoryDatabase:
                 return self._live().execute(to_postgres(sql), params or [])
             return self.con.execute(sql, params or [])
 
-    def added(self, rows: int) -> None:
+    def added(self, rows: int, table: str | None = None) -> None:
         """Count rows inserted (see ``_analyze_if_grown``)."""
+        if table is not None and not table.startswith("adamm_"):
+            if self.engine == "postgres":
+                self._grown.setdefault(table, [0, 0])[0] += rows
+            return
         self._added += rows
 
     def changed(self, sql: str, params: list[Any] | None = None) -> int:

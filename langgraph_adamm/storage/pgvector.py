@@ -40,6 +40,10 @@ MODALITIES = ("text", "visual")
 TURN_PREFIX = "turn:"
 """Views of single turns stay out of the event search (``store.TURN_VIEW_PREFIX``)."""
 
+HNSW_MAX_DIM = 2000
+"""pgvector indexes ``vector`` columns of at most this many dimensions; wider
+vectors are searched exactly."""
+
 _WARNED: set[str] = set()
 _BACKFILL_BATCH = 2000
 
@@ -152,9 +156,10 @@ def setup(db: Any, *, writable: bool) -> bool:
         return False
     if not has_column:
         db.execute("ALTER TABLE adamm_event_views ADD COLUMN emb vector")
-        # Scans read emb in the row; the bytes go out of line (TOAST), so a
-        # row of two vectors does not halve the rows a page holds.
-        for column, storage in (("emb", "PLAIN"), ("vec", "EXTERNAL")):
+        # Scans read emb in the row; the bytes go out of line first (TOAST),
+        # so a row of two vectors does not halve the rows a page holds. MAIN,
+        # not PLAIN: a vector too wide for a page may still go out of line.
+        for column, storage in (("emb", "MAIN"), ("vec", "EXTERNAL")):
             db.execute(
                 f"ALTER TABLE adamm_event_views ALTER COLUMN {column} "
                 f"SET STORAGE {storage}"
@@ -216,10 +221,23 @@ def predicate(modality: str, dim: int) -> str:
 def ensure_index(
     db: Any, modality: str, dim: int, *, m: int, ef_construction: int
 ) -> None:
-    """The HNSW index of one modality and dimension (created once per database)."""
+    """The HNSW index of one modality and dimension (created once per database).
+
+    Past pgvector's :data:`HNSW_MAX_DIM` there is none: said once, and
+    searches of such vectors stay exact.
+    """
     name = index_name(modality, dim)
     known = db.vector_indexes
     if name in known:
+        return
+    if dim > HNSW_MAX_DIM:
+        _say_once(
+            f"{db.path}#{name}",
+            f"{modality} vectors of {dim} dimensions are wider than pgvector's "
+            f"HNSW index allows ({HNSW_MAX_DIM}): they are searched exactly, "
+            "however many there are",
+        )
+        known.add(name)
         return
     with db.transaction():
         exists = db.fetchall(

@@ -301,11 +301,19 @@ class Memory:
             LLMDescriber(chat_model) if chat_model is not None else OfflineDescriber()
         )
         self.db = MemoryDatabase(path, wait=wait, on_wait=_tell_waiting)
+        try:
+            version = (
+                self.db.user_version(user_id) if self.db.engine == "postgres" else None
+            )
+            analytic = AnalyticMemory(
+                self.db, user_id, config=self.config, describer=describer
+            )
+        except BaseException:
+            self.db.close()  # a pooled connection goes back to its pool
+            raise
         self.user_id = user_id
         self._wait = wait
-        self._version: int | None = (
-            self.db.user_version(user_id) if self.db.engine == "postgres" else None
-        )
+        self._version: int | None = version
         """The user's version the state in memory was read at (PostgreSQL)."""
         self._sync_lock = threading.Lock()
         self._held = threading.local()
@@ -317,9 +325,7 @@ class Memory:
         """The Memory that opened the database; its views are all users' views."""
         self._cards: tuple[tuple[int, int, int, int], Any] | None = None
         self._graphs: dict[tuple[Any, ...], Any] = {}
-        self.analytic = AnalyticMemory(
-            self.db, user_id, config=self.config, describer=describer
-        )
+        self.analytic = analytic
         self._retrieval: RetrievalMemory | None = None
         self._retrieval_open = False
         self._retrieval_lock = threading.Lock()

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
+from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.storage import pgvector
 from tools.memory_state import HashEncoder
 from tools.synthetic_history import generate
@@ -104,6 +105,11 @@ def test_sql_search_equals_faiss_for_each_user_and_after_forgetting(
         assert not {u.unit_id for u in sql.semantic_match("coffee", "event", 50)} & set(
             gone
         )
+        stored = sql.db.fetchall(
+            "SELECT count(*) FROM adamm_event_views WHERE user_id = 'ana' "
+            "AND modality = 'text' AND NOT starts_with(view, 'turn:')"
+        )[0][0]
+        assert sql.retrieval.view_count("text") == stored  # counts follow forgets
     with _open(url, "ana") as sql, _open(url, "ana", pgvector_search=False) as faiss:
         _same(_answers(sql), _answers(faiss))
     with _open(url, "ben") as sql, _open(url, "ben", pgvector_search=False) as faiss:
@@ -200,3 +206,104 @@ def test_vectors_too_wide_for_an_hnsw_index_are_searched_exactly(
         config=AdaMMConfig(pgvector_search=False, approximate_search_above=None),
     ) as exact:
         assert [u.unit_id for u in exact.semantic_match("coffee", "event", 5)] == found
+
+
+def _chat(user: str, sessions: dict[str, list[str]]) -> object:
+    return history_from_dict(
+        {
+            "user_id": user,
+            "sessions": [
+                {
+                    "session_id": sid,
+                    "date": f"2026-{3 + i // 28:02d}-{i % 28 + 1:02d}",
+                    "rounds": [{"user": text} for text in texts],
+                }
+                for i, (sid, texts) in enumerate(sessions.items())
+            ],
+        }
+    )
+
+
+def test_a_search_widens_past_views_another_process_committed_since(
+    url: str,
+) -> None:
+    """Rows newer than a Memory's state fill the top of a SQL search: it widens."""
+    with _open(url, "ana") as reader, _open(url, "ana") as writer:
+        reader.ingest(
+            _chat(
+                "ana",
+                {
+                    "A": [
+                        "I slept six hours last night",
+                        "lunch was a salad",
+                        "the train was late",
+                    ]
+                },
+            )
+        )
+        writer.refresh()
+        sleep = [f"I slept {h} hours and woke up at {h}:30" for h in range(5, 10)]
+        writer.ingest(_chat("ana", {f"B{i}": sleep for i in range(12)}))
+        # straight to the retrieval memory: no refresh between
+        units = reader.retrieval.semantic_match("how long did I slept", "event", 3)
+        assert [u.unit_id for u in units][:1] == ["A:1"] and len(units) == 3
+        reader.refresh()
+        assert len(reader.semantic_match("how long did I slept", "event", 50)) == 50
+
+
+def test_a_short_hnsw_scan_is_answered_exactly(url: str, tmp_path: Path) -> None:
+    """pgvector stops a filtered HNSW scan among other users' rows (its
+    ``hnsw.max_scan_tuples``, lowered here from 20,000 to 20 so that 3,000 of
+    another user's views near the query are enough): the search is answered
+    exactly instead of coming back short."""
+    _ingest(url, "ana", 5, tmp_path, days=30)
+    query = "how long did I sleep"
+    near = HashEncoder().encode([query])[0]
+    rng = np.random.default_rng(0)
+    vecs = near[None, :] + 0.01 * rng.standard_normal((3000, 64)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    with _open(url, "zed") as zed:  # another user's views, nearer than any of ana's
+        zed.db.execute(
+            "INSERT INTO adamm_event_views (user_id, round_id, view, modality, vec, "
+            "emb) SELECT 'zed', 'Z' || n, 'round', 'text', ''::bytea, e "
+            "FROM unnest(?::vector[]) WITH ORDINALITY AS t(e, n)",
+            [pgvector.SqlVectors(pgvector.SqlVector(v) for v in vecs)],
+        )
+        name = zed.db.fetchall("SELECT current_database()")[0][0]
+        zed.db.execute(f'ALTER DATABASE "{name}" SET hnsw.max_scan_tuples = 20')
+    with (
+        _open(url, "ana", approximate_search_above=20) as hnsw,
+        _open(url, "ana", approximate_search_above=None) as exact,
+    ):
+        search = hnsw.retrieval._sql
+        assert search is not None and search.approximate("text")
+        got = [u.unit_id for u in hnsw.semantic_match(query, "event", 10)]
+        want = [u.unit_id for u in exact.semantic_match(query, "event", 10)]
+        assert got == want and len(got) == 10
+        assert search.shortfalls > 0
+
+
+def test_a_writer_opened_before_pgvector_fills_the_column_once_it_exists(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pgvector, "offered", lambda db: False)
+    early = _open(url, "ana")
+    assert not early.db.vectors
+    monkeypatch.undo()
+    with _open(url, "ben") as later:  # creates the extension and the column
+        assert later.db.vectors
+    hist, _ = generate(seed=7, days=10, user_id="ana").write(tmp_path / "ana")
+    early.ingest(hist)
+    assert early.db.vectors
+    unfilled = early.db.fetchall(
+        "SELECT count(*) FROM adamm_event_views WHERE emb IS NULL"
+    )[0][0]
+    assert unfilled == 0
+    early.close()
+    with _open(url, "ana") as m:
+        assert m.retrieval._sql is not None
+        stored = m.db.fetchall(
+            "SELECT count(*) FROM adamm_event_views WHERE user_id = 'ana' "
+            "AND NOT starts_with(view, 'turn:')"
+        )[0][0]
+        assert m.retrieval._sql.counts["text"] == stored > 0

@@ -92,3 +92,59 @@ def test_an_exhausted_pool_is_a_clear_error(url: str) -> None:
             with pytest.raises(StorageError, match="from the pool"):
                 _open(pool)
         _open(pool).close()  # the failed open took nothing from it
+
+
+def test_a_closed_memory_no_longer_uses_the_connection_it_gave_back(url: str) -> None:
+    with psycopg_pool.ConnectionPool(url, min_size=1, max_size=1, open=True) as pool:
+        m = _open(pool)
+        m.close()
+        with pool.connection() as con:  # someone else's now
+            with pytest.raises(StorageError, match="closed"):
+                m.db.execute("SET TIME ZONE 'Asia/Tokyo'")
+            assert con.execute("SHOW TimeZone").fetchone()[0] != "Asia/Tokyo"
+
+
+def test_pools_whose_connections_make_dict_rows_or_client_cursors(
+    url: str, tmp_path: Path
+) -> None:
+    from psycopg import ClientCursor
+    from psycopg.rows import dict_row
+
+    hist, _ = generate(seed=4, days=6, user_id="ana").write(tmp_path / "h")
+    for kwargs in ({"row_factory": dict_row}, {"cursor_factory": ClientCursor}):
+        with psycopg_pool.ConnectionPool(
+            url, min_size=1, max_size=1, kwargs=kwargs, open=True
+        ) as pool:
+            with _open(pool) as m:
+                m.ingest(hist)
+                assert m.semantic_match("sleep", "event", 3)
+            with pool.connection() as con:  # still the pool's own kind
+                row = con.execute("SELECT 1 AS one").fetchone()
+                if "row_factory" in kwargs:
+                    assert row == {"one": 1}
+                else:
+                    assert isinstance(con.cursor(), ClientCursor)
+
+
+def test_a_failure_after_borrowing_gives_the_connection_back(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langgraph_adamm.storage.database import MemoryDatabase
+
+    def broken(self: Any, con: Any, name: str) -> Any:
+        con.execute("SELECT no_such_function()")
+
+    with psycopg_pool.ConnectionPool(
+        url, min_size=1, max_size=1, timeout=2, open=True
+    ) as pool:
+        monkeypatch.setattr(MemoryDatabase, "_set_up", broken)
+        with pytest.raises(StorageError, match="no_such_function"):
+            _open(pool)
+        monkeypatch.undo()
+        _open(pool).close()  # the one connection is back
+
+
+def test_an_async_pool_is_refused_clearly(url: str) -> None:
+    pool = psycopg_pool.AsyncConnectionPool(url, open=False)
+    with pytest.raises(StorageError, match="AsyncConnectionPool"):
+        _open(pool)

@@ -99,6 +99,8 @@ class SearchMixin:
     _visual_owner: array[int]
     _sql: SqlViewSearch | None = None
     """Set when the views are searched in SQL (pgvector); None: FAISS."""
+    _unknown_views = 0
+    """Views a SQL search returned of events this state does not hold yet."""
     state_lock: StateLock
 
     def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
@@ -137,6 +139,7 @@ class SearchMixin:
                 try:
                     owner = events.position(round_id)
                 except KeyError:  # committed by another process since the refresh
+                    self._unknown_views += 1
                     continue
                 best[owner] = max(best.get(owner, -1.0), s)
             return best
@@ -200,12 +203,15 @@ class SearchMixin:
         views = max(self.view_count("text"), self.view_count("visual"))
         candidates = events
         while True:
+            self._unknown_views = 0  # rows newer than this state: widen past them
             text_best = self._view_hits("text", q_text, candidates)
             visual_best: dict[int, float] = {}
             if q_visual is not None and self._has_visual():
                 visual_best = self._view_hits("visual", q_visual, candidates)
             found = len(text_best.keys() | visual_best.keys())
-            if found >= min(events, len(self.hierarchy.events)) or candidates >= views:
+            if found >= min(events, len(self.hierarchy.events)) or (
+                candidates >= views + self._unknown_views
+            ):
                 break
             candidates *= 4
         owners = sorted(text_best.keys() | visual_best.keys())

@@ -45,6 +45,8 @@ class SqlViewSearch:
         self.user_id = user_id
         self.config = config
         self.counts: dict[str, int] = dict.fromkeys(MODALITIES, 0)
+        self.shortfalls = 0
+        """HNSW searches that came back short and were answered exactly."""
 
     def reload(self) -> None:
         """Count the user's searchable views per modality."""
@@ -75,27 +77,37 @@ class SqlViewSearch:
     def search(
         self, modality: str, query: np.ndarray, k: int
     ) -> list[tuple[str, float]]:
-        """The ``k`` best views' (round id, score), best first."""
-        k = min(k, self.counts.get(modality, 0))
+        """The ``k`` best views' (round id, score), best first.
+
+        ``k`` is not capped by the views counted at the last refresh: another
+        process may have committed more since. An HNSW search that comes back
+        short of what the user has (the shared graph's scan stopped among
+        other users' rows: pgvector's ``hnsw.max_scan_tuples``) is answered by
+        exact search instead.
+        """
         if k <= 0:
             return []
         dim = int(query.shape[0])
         q = SqlVector(query)
-        approximate = self.approximate(modality) and dim <= HNSW_MAX_DIM
-        sql = self.statement(modality, dim, approximate=approximate)
         params = [q, self.user_id, k]
-        if not approximate:
-            return [(r, -float(d)) for r, d in self.db.fetchall(sql, params)]
+        exact = self.statement(modality, dim, approximate=False)
+        if not (self.approximate(modality) and dim <= HNSW_MAX_DIM):
+            return [(r, -float(d)) for r, d in self.db.fetchall(exact, params)]
         ef = min(max(self.config.hnsw_ef_search, k), _EF_SEARCH_LIMIT)
         with self.db.snapshot():
-            # strict order: filtered by user, the scan goes on past ef_search
-            # until k rows of this user are found, still in score order
+            # strict order: filtered by user, the scan goes on past ef_search,
+            # still in score order, until k rows or pgvector's scan limit
             self.db.execute(
                 "SELECT set_config('hnsw.ef_search', ?, true), "
                 "set_config('hnsw.iterative_scan', 'strict_order', true)",
                 [str(ef)],
             )
-            rows = self.db.fetchall(sql, params)
+            rows = self.db.fetchall(
+                self.statement(modality, dim, approximate=True), params
+            )
+        if len(rows) < min(k, self.counts.get(modality, 0)):
+            self.shortfalls += 1
+            rows = self.db.fetchall(exact, params)
         return [(r, -float(d)) for r, d in rows]
 
     @staticmethod

@@ -48,6 +48,7 @@ from langgraph_adamm.retrieval.hierarchy import (
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
 from langgraph_adamm.retrieval.sql_search import SqlViewSearch
+from langgraph_adamm.storage import pgvector
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.dialect import upsert
 from langgraph_adamm.storage.pgvector import SqlVector, SqlVectors
@@ -212,7 +213,7 @@ class RetrievalMemory(SearchMixin):
         self._check_encoders()
         self._sql = (
             SqlViewSearch(db, user_id, self.config)
-            if db.vectors and self.config.pgvector_search
+            if db.vectors and db.vector_search and self.config.pgvector_search
             else None
         )
         self.reload()
@@ -469,6 +470,7 @@ class RetrievalMemory(SearchMixin):
         once it holds the lock, so no round is indexed twice.
         """
         with self.db.index_lock:
+            pgvector.refresh(self.db)  # another process may have added pgvector
             outcome = self._index_pending(progress)
             self._unsaved += outcome.indexed
             # Writing the index costs its size: write when the unsaved part is
@@ -631,6 +633,9 @@ class RetrievalMemory(SearchMixin):
             view_rows.append((batch[j][1].round_id, view, "text", vectors[k]))
             if not view.startswith(TURN_VIEW_PREFIX):
                 text_new.append((start + j, vectors[k]))
+        if self.db.vectors:  # before the batch's transaction (see ensure_index)
+            for modality, dim in sorted({(v[2], len(v[3])) for v in view_rows}):
+                self._vector_index(modality, dim)
         with self.state_lock:
             try:
                 self._apply_batch(
@@ -929,8 +934,6 @@ class RetrievalMemory(SearchMixin):
             [_blob(v[3]) for v in views],
         ]
         if self.db.vectors:  # every writer fills the column SQL searches
-            for modality, dim in {(v[2], len(v[3])) for v in views}:
-                self._vector_index(modality, dim)
             columns.append("emb")
             types.append("vector")
             values.append(SqlVectors(SqlVector(v[3]) for v in views))

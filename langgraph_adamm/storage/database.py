@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import logging
 import os
 import re
@@ -138,7 +139,28 @@ def insert_columns(
 
 def _is_pool(path: object) -> bool:
     """Whether a database argument is a psycopg connection pool."""
-    return hasattr(path, "getconn") and hasattr(path, "putconn")
+    if not (hasattr(path, "getconn") and hasattr(path, "putconn")):
+        return False
+    if inspect.iscoroutinefunction(getattr(path, "getconn", None)):
+        raise StorageError(
+            "an AsyncConnectionPool cannot hold a memory: pass a "
+            "psycopg_pool.ConnectionPool (a Memory's calls are synchronous; "
+            "its a-methods run them in a thread)"
+        )
+    return True
+
+
+class _NoConnection:
+    """Where a pooled connection was, between giving it back and the next borrow."""
+
+    broken = True
+    closed = True
+
+    def execute(self, *_: Any, **__: Any) -> Any:
+        raise StorageError("the memory database has no connection now")
+
+
+_NO_CONNECTION = _NoConnection()
 
 
 def _pool_conninfo(pool: Any) -> str:
@@ -252,6 +274,9 @@ class MemoryDatabase:
         self.vectors = False
         """Whether event vectors are pgvector columns searched in SQL (PostgreSQL
         with the extension; see ``storage/pgvector.py``)."""
+        self.vector_search = False
+        """Whether this pgvector can search them (0.8 or later: filtered HNSW
+        scans); older ones store the column and FAISS searches."""
         self.vector_indexes: set[str] = set()
         """The HNSW indexes this process knows exist."""
         try:
@@ -327,7 +352,6 @@ class MemoryDatabase:
         name = f"langgraph_adamm (PID {os.getpid()})"
         if self._pool is not None:
             con = self._borrow()
-            con.execute("SELECT set_config('application_name', %s, false)", [name])
         else:
             try:
                 con = psycopg.connect(self.path, autocommit=True, application_name=name)
@@ -337,6 +361,24 @@ class MemoryDatabase:
                     f"{str(exc).strip().splitlines()[-1][:240]}"
                 ) from None
             _adapt(con, None)
+        try:
+            return self._set_up(con, name)
+        except BaseException as exc:  # nothing is kept of a connection not set up
+            if self._pool is not None:
+                self._return(con)
+            else:
+                con.close()
+            if isinstance(exc, psycopg.Error):
+                raise StorageError(
+                    f"cannot open memory database {redacted(self.path)}: "
+                    f"{str(exc).strip().splitlines()[0][:240]}"
+                ) from None
+            raise
+
+    def _set_up(self, con: Any, name: str) -> Any:
+        """Session settings: UTC, the application name, read-only when asked."""
+        if self._pool is not None:
+            con.execute("SELECT set_config('application_name', %s, false)", [name])
         con.execute("SET TIME ZONE 'UTC'")
         ctype = con.execute(
             "SELECT datctype FROM pg_database WHERE datname = current_database()"
@@ -362,10 +404,13 @@ class MemoryDatabase:
         """A connection from the caller's pool, adapted per cursor.
 
         The pool's other users must find the connection as it was: the
-        library's adapters (JSON as text, numpy numbers, vectors) are set on
-        each of its cursors, not on the connection, and :meth:`_give_back`
-        restores the rest.
+        library's adapters (JSON as text, numpy numbers, vectors) and row
+        shape (tuples) are set on each of its cursors through a cursor factory,
+        not on the connection, and :meth:`_return` restores the rest.
         """
+        import psycopg
+        from psycopg.rows import tuple_row
+
         try:
             con = self._pool.getconn()
         except Exception as exc:  # noqa: BLE001 - the pool's timeout or closed pool
@@ -373,24 +418,29 @@ class MemoryDatabase:
                 f"cannot get a connection to {redacted(self.path)} from the pool: "
                 f"{str(exc).strip()[:240]}"
             ) from None
-        self._borrowed = (con.cursor_factory, con.autocommit)
-        if con.info.transaction_status:  # not idle: a caller's open transaction
+        if not isinstance(con, psycopg.Connection) or con.info.transaction_status:
             self._pool.putconn(con)
-            raise StorageError("the pool gave a connection inside a transaction")
+            raise StorageError(
+                "the pool gave a connection that is not an idle psycopg Connection"
+            )
+        self._borrowed = (con.cursor_factory, con.autocommit)
         con.autocommit = True
-        db, base = self, con.cursor_factory
+        db = self
 
-        class Cursor(base):  # type: ignore[misc, valid-type]
-            def __init__(self, connection: Any, **kwargs: Any) -> None:
-                super().__init__(connection, **kwargs)
+        class Cursor(psycopg.Cursor):
+            """The library's cursor, whatever the pool's connections make."""
+
+            def __init__(self, connection: Any, **_: Any) -> None:
+                super().__init__(connection, row_factory=tuple_row)
                 _adapt(self, db._vector_info)
 
         con.cursor_factory = Cursor
         return con
 
-    def _give_back(self) -> None:
-        """Return a pooled connection as it came: no transaction, locks or settings."""
-        con, (factory, autocommit) = self.con, self._borrowed or (None, False)
+    def _return(self, con: Any) -> None:
+        """Give a borrowed connection back as it came: no transaction, lock, setting."""
+        factory, autocommit = self._borrowed or (con.cursor_factory, con.autocommit)
+        self._borrowed = None
         try:
             if not con.closed and not con.broken:
                 if con.info.transaction_status:
@@ -402,8 +452,13 @@ class MemoryDatabase:
         except Exception:  # noqa: BLE001 - a broken connection: the pool drops it
             pass
         finally:
-            self._borrowed = None
             self._pool.putconn(con)
+
+    def _give_back(self) -> None:
+        """Return the borrowed connection, once; until the next borrow there is none."""
+        if self._borrowed is not None:
+            self._return(self.con)
+        self.con = _NO_CONNECTION
 
     def use_vectors(self) -> bool:
         """Send and read pgvector values on this connection; False without the type."""
@@ -582,7 +637,9 @@ class MemoryDatabase:
         Never inside a transaction: that one is gone with its connection, and
         its statements fail until it is left.
         """
-        if self.con.broken and not self._in_transaction and not self._shut:
+        if self._shut:
+            raise StorageError(f"memory database {redacted(self.path)} is closed")
+        if self.con.broken and not self._in_transaction:
             if self._writers:
                 # the write locks went with the connection: a new session would
                 # write without them, beside another process that took them
@@ -594,7 +651,7 @@ class MemoryDatabase:
                 )
             if self._pool is not None:
                 self._give_back()  # the pool drops a broken connection
-            self.con = self._connect_postgres()
+            self.con = self._connect_postgres()  # none kept if this fails
             if self.vectors and self._pool is None:
                 pgvector.install(self.con, self._vector_info)
         return self.con

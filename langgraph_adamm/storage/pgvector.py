@@ -28,6 +28,7 @@ text; the query vector, the user and the limit stay bound parameters.
 from __future__ import annotations
 
 import logging
+import re
 import struct
 from functools import lru_cache
 from typing import Any
@@ -128,7 +129,13 @@ def setup(db: Any, *, writable: bool) -> bool:
         )[0][0]
     )
     if not writable:
-        return has_column and db.use_vectors()
+        if not (has_column and db.use_vectors()):
+            return False
+        version = db.fetchall(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+        )
+        db.vector_search = bool(version) and _at_least(str(version[0][0]), (0, 8))
+        return True
     if not has_column and not offered(db):
         _say_once(
             db.path,
@@ -154,6 +161,17 @@ def setup(db: Any, *, writable: bool) -> bool:
     db.execute("RELEASE SAVEPOINT adamm_vector")
     if not db.use_vectors():
         return False
+    version = db.fetchall(
+        "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+    )
+    db.vector_search = bool(version) and _at_least(str(version[0][0]), (0, 8))
+    if not db.vector_search:
+        _say_once(
+            db.path + "#version",
+            f"pgvector {version[0][0] if version else '?'} in {where} is older "
+            "than 0.8 (filtered HNSW scans): vectors are stored in it but "
+            "searched in this process with FAISS; ALTER EXTENSION vector UPDATE",
+        )
     if not has_column:
         db.execute("ALTER TABLE adamm_event_views ADD COLUMN emb vector")
         # Scans read emb in the row; the bytes go out of line first (TOAST),
@@ -203,6 +221,31 @@ def _backfill(db: Any) -> None:
         logger.info("pgvector: filled %d stored event vectors", filled)
 
 
+def _at_least(version: str, wanted: tuple[int, ...]) -> bool:
+    parts = tuple(int(p) for p in re.findall(r"\d+", version)[: len(wanted)])
+    return parts >= wanted
+
+
+def refresh(db: Any) -> None:
+    """A writer opened before the column existed starts filling it now.
+
+    Another process may have installed pgvector since this one opened the
+    database; a writer checks before it writes (one query), so that the
+    column does not lag behind the rows for as long as it runs.
+    """
+    if db.engine != "postgres" or db.vectors or db.read_only:
+        return
+    if (
+        db.fetchall(
+            "SELECT count(*) FROM information_schema.columns WHERE "
+            "table_schema = current_schema() AND table_name = 'adamm_event_views' "
+            "AND column_name = 'emb'"
+        )[0][0]
+        and db.use_vectors()
+    ):
+        db.vectors = True
+
+
 def index_name(modality: str, dim: int) -> str:
     """The HNSW index of one modality and dimension."""
     return f"adamm_event_views_hnsw_{modality}_{int(dim)}"
@@ -223,8 +266,11 @@ def ensure_index(
 ) -> None:
     """The HNSW index of one modality and dimension (created once per database).
 
-    Past pgvector's :data:`HNSW_MAX_DIM` there is none: said once, and
-    searches of such vectors stay exact.
+    Called outside the writer's batch transaction: ``CREATE INDEX`` holds a
+    SHARE lock on the table until its transaction ends, and two writers each
+    holding one while inserting would deadlock. Past pgvector's
+    :data:`HNSW_MAX_DIM` there is none: said once, and searches of such
+    vectors stay exact.
     """
     name = index_name(modality, dim)
     known = db.vector_indexes
@@ -239,6 +285,7 @@ def ensure_index(
         )
         known.add(name)
         return
+    outer = db.in_transaction  # a caller's: what it creates may yet roll back
     with db.transaction():
         exists = db.fetchall(
             "SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() "
@@ -253,4 +300,5 @@ def ensure_index(
                 f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
                 f"WHERE {predicate(modality, dim)}"
             )
-    known.add(name)
+    if not outer:
+        known.add(name)

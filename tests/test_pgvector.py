@@ -307,3 +307,55 @@ def test_a_writer_opened_before_pgvector_fills_the_column_once_it_exists(
             "AND NOT starts_with(view, 'turn:')"
         )[0][0]
         assert m.retrieval._sql.counts["text"] == stored > 0
+
+
+def test_writers_making_indexes_at_once_do_not_deadlock(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two writers, each the first of its vector width, each making an index
+    while the other inserts (a slow build is stood in for by a pause)."""
+    import threading
+    import time
+
+    from langgraph_adamm.retrieval import sql_search
+
+    class Wide(HashEncoder):
+        name = "hash-trigrams-128"
+        dim = 128
+
+    made = pgvector.ensure_index
+
+    def slow(db: object, modality: str, dim: int, **kw: int) -> None:
+        new = pgvector.index_name(modality, dim) not in db.vector_indexes  # type: ignore[attr-defined]
+        made(db, modality, dim, **kw)
+        if new:
+            time.sleep(1.0)
+
+    monkeypatch.setattr(sql_search, "ensure_index", slow)
+    memories = {
+        "ana": _open(url, "ana"),
+        "ben": Memory(url, user_id="ben", text_encoder=Wide(), visual_encoder=None),
+    }
+    errors: list[BaseException] = []
+
+    def ingest(user: str, seed: int) -> None:
+        hist, _ = generate(seed=seed, days=3, user_id=user).write(tmp_path / user)
+        try:
+            memories[user].ingest(hist)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=ingest, args=(u, s))
+        for u, s in (("ana", 1), ("ben", 2))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for m in memories.values():
+        m.close()
+    assert not errors, errors
+    with _open(url, "ana") as m:
+        names = {r[0] for r in m.db.fetchall("SELECT indexname FROM pg_indexes")}
+    assert {pgvector.index_name("text", d) for d in (64, 128)} <= names

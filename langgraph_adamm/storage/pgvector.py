@@ -121,20 +121,11 @@ def setup(db: Any, *, writable: bool) -> bool:
     from langgraph_adamm.storage.dialect import redacted
 
     where = redacted(db.path)
-    has_column = bool(
-        db.fetchall(
-            "SELECT count(*) FROM information_schema.columns WHERE "
-            "table_schema = current_schema() AND table_name = 'adamm_event_views' "
-            "AND column_name = 'emb'"
-        )[0][0]
-    )
+    has_column = _has_column(db)
     if not writable:
         if not (has_column and db.use_vectors()):
             return False
-        version = db.fetchall(
-            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
-        )
-        db.vector_search = bool(version) and _at_least(str(version[0][0]), (0, 8))
+        db.vector_search = _searchable(db) is None
         return True
     if not has_column and not offered(db):
         _say_once(
@@ -161,16 +152,14 @@ def setup(db: Any, *, writable: bool) -> bool:
     db.execute("RELEASE SAVEPOINT adamm_vector")
     if not db.use_vectors():
         return False
-    version = db.fetchall(
-        "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
-    )
-    db.vector_search = bool(version) and _at_least(str(version[0][0]), (0, 8))
-    if not db.vector_search:
+    old = _searchable(db)
+    db.vector_search = old is None
+    if old is not None:
         _say_once(
             db.path + "#version",
-            f"pgvector {version[0][0] if version else '?'} in {where} is older "
-            "than 0.8 (filtered HNSW scans): vectors are stored in it but "
-            "searched in this process with FAISS; ALTER EXTENSION vector UPDATE",
+            f"pgvector {old} in {where} is older than 0.8 (filtered HNSW "
+            "scans): vectors are stored in it but searched in this process "
+            "with FAISS; ALTER EXTENSION vector UPDATE",
         )
     if not has_column:
         db.execute("ALTER TABLE adamm_event_views ADD COLUMN emb vector")
@@ -221,9 +210,23 @@ def _backfill(db: Any) -> None:
         logger.info("pgvector: filled %d stored event vectors", filled)
 
 
-def _at_least(version: str, wanted: tuple[int, ...]) -> bool:
-    parts = tuple(int(p) for p in re.findall(r"\d+", version)[: len(wanted)])
-    return parts >= wanted
+def _has_column(db: Any) -> bool:
+    """Whether ``adamm_event_views`` has the ``emb`` column yet."""
+    return bool(
+        db.fetchall(
+            "SELECT count(*) FROM information_schema.columns WHERE "
+            "table_schema = current_schema() AND table_name = 'adamm_event_views' "
+            "AND column_name = 'emb'"
+        )[0][0]
+    )
+
+
+def _searchable(db: Any) -> str | None:
+    """None when the installed pgvector can search (0.8 or later), else its version."""
+    row = db.fetchall("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+    version = str(row[0][0]) if row else "?"
+    parts = tuple(int(p) for p in re.findall(r"\d+", version)[:2])
+    return None if parts >= (0, 8) else version
 
 
 def refresh(db: Any) -> None:
@@ -235,14 +238,8 @@ def refresh(db: Any) -> None:
     """
     if db.engine != "postgres" or db.vectors or db.read_only:
         return
-    if (
-        db.fetchall(
-            "SELECT count(*) FROM information_schema.columns WHERE "
-            "table_schema = current_schema() AND table_name = 'adamm_event_views' "
-            "AND column_name = 'emb'"
-        )[0][0]
-        and db.use_vectors()
-    ):
+    if _has_column(db) and db.use_vectors():
+        db.vector_search = _searchable(db) is None
         db.vectors = True
 
 

@@ -30,8 +30,19 @@ def _open(where: Any, user: str = "ana") -> Memory:
     return Memory(where, user_id=user, text_encoder=HashEncoder(), visual_encoder=None)
 
 
+def _configure(con: Any) -> None:
+    """What an application's pool sets on each new connection."""
+    con.execute("CREATE SCHEMA IF NOT EXISTS app")
+    con.execute("SET search_path = app")
+    con.execute("SET statement_timeout = '5s'")
+    con.execute("SET TimeZone = 'Europe/Paris'")
+    con.commit()
+
+
 def _session(con: Any) -> tuple[Any, ...]:
     return (
+        con.execute("SHOW search_path").fetchone()[0],
+        con.execute("SHOW statement_timeout").fetchone()[0],
         con.execute("SHOW TimeZone").fetchone()[0],
         con.execute("SHOW application_name").fetchone()[0],
         con.execute("SHOW default_transaction_read_only").fetchone()[0],
@@ -48,10 +59,13 @@ def test_a_memory_borrows_a_pooled_connection_and_gives_it_back_as_it_came(
     url: str, tmp_path: Path
 ) -> None:
     hist, _ = generate(seed=3, days=10, user_id="ana").write(tmp_path / "h")
-    with psycopg_pool.ConnectionPool(url, min_size=1, max_size=1, open=True) as pool:
+    with psycopg_pool.ConnectionPool(
+        url, min_size=1, max_size=1, configure=_configure, open=True
+    ) as pool:
         with pool.connection() as con:
             before = _session(con)
-        assert before[3] == {"a": 1}  # the pool's own adapters: JSON as a dict
+        assert before[:3] == ("app", "5s", "Europe/Paris")
+        assert before[5] == {"a": 1}  # the pool's own adapters: JSON as a dict
         with _open(pool) as m:
             assert m.db.engine == "postgres" and m.db.vectors
             m.ingest(hist)
@@ -61,8 +75,8 @@ def test_a_memory_borrows_a_pooled_connection_and_gives_it_back_as_it_came(
                 m.close()
         with pool.connection() as con:  # the only connection: the one lent
             assert _session(con) == before
-        with _open(url) as again:  # what went in through the pool is stored
-            assert user_state(again) == state
+        with _open(url + "?options=-csearch_path%3Dapp") as again:
+            assert user_state(again) == state  # stored in the pool's schema
             assert [u.unit_id for u in again.semantic_match("sleep", "event", 5)] == (
                 found
             )

@@ -470,7 +470,6 @@ class RetrievalMemory(SearchMixin):
         once it holds the lock, so no round is indexed twice.
         """
         with self.db.index_lock:
-            pgvector.refresh(self.db)  # another process may have added pgvector
             outcome = self._index_pending(progress)
             self._unsaved += outcome.indexed
             # Writing the index costs its size: write when the unsaved part is
@@ -633,7 +632,8 @@ class RetrievalMemory(SearchMixin):
             view_rows.append((batch[j][1].round_id, view, "text", vectors[k]))
             if not view.startswith(TURN_VIEW_PREFIX):
                 text_new.append((start + j, vectors[k]))
-        if self.db.vectors:  # before the batch's transaction (see ensure_index)
+        pgvector.refresh(self.db)  # another process may have added pgvector
+        if self.db.vector_search:  # before the batch's transaction (ensure_index)
             for modality, dim in sorted({(v[2], len(v[3])) for v in view_rows}):
                 self._vector_index(modality, dim)
         with self.state_lock:

@@ -150,6 +150,10 @@ def _is_pool(path: object) -> bool:
     return True
 
 
+_SESSION_SETTINGS = ("TimeZone", "application_name", "default_transaction_read_only")
+"""What a borrowed connection's session is given (``_set_up``), and gets back."""
+
+
 class _NoConnection:
     """Where a pooled connection was, between giving it back and the next borrow."""
 
@@ -206,7 +210,8 @@ class MemoryDatabase:
             installed: ``pip install 'langgraph-adamm[postgres]'``), or a
             psycopg ``ConnectionPool``: one connection is borrowed until
             :meth:`close`, adapted per cursor (the pool's other users see no
-            change), and given back without transaction, locks or settings.
+            change), and given back without transaction or locks, its session
+            settings as they were.
         read_only: Open without write access (no migrations are applied).
         wait: Seconds to keep retrying while another process holds the file
             (DuckDB allows one writing process); 0 fails at once. PostgreSQL
@@ -223,7 +228,7 @@ class MemoryDatabase:
         on_wait: Callable[[str], None] | None = None,
     ) -> None:
         self._pool: Any = path if _is_pool(path) else None
-        self._borrowed: tuple[Any, bool] | None = None
+        self._borrowed: tuple[Any, bool, dict[str, str]] | None = None
         """A pooled connection's cursor factory and autocommit, given back."""
         self._vector_info: Any = None
         self.path = _pool_conninfo(path) if self._pool is not None else str(path)
@@ -423,7 +428,25 @@ class MemoryDatabase:
             raise StorageError(
                 "the pool gave a connection that is not an idle psycopg Connection"
             )
-        self._borrowed = (con.cursor_factory, con.autocommit)
+        # what the library changes in the session, to put back as it was (not
+        # RESET ALL: that would undo what the pool's configure callback set)
+        try:
+            with con.cursor(row_factory=tuple_row) as cur:
+                cur.execute(
+                    "SELECT "
+                    + ", ".join(f"current_setting('{n}')" for n in _SESSION_SETTINGS)
+                )
+                row = cur.fetchone() or ()
+            if con.info.transaction_status:  # autocommit off: the SELECT began one
+                con.rollback()
+        except psycopg.Error as exc:  # a dead connection: the pool drops it
+            self._pool.putconn(con)
+            raise StorageError(
+                f"cannot open memory database {redacted(self.path)}: "
+                f"{str(exc).strip().splitlines()[0][:240]}"
+            ) from None
+        settings = dict(zip(_SESSION_SETTINGS, row, strict=True))
+        self._borrowed = (con.cursor_factory, con.autocommit, settings)
         con.autocommit = True
         db = self
 
@@ -439,14 +462,19 @@ class MemoryDatabase:
 
     def _return(self, con: Any) -> None:
         """Give a borrowed connection back as it came: no transaction, lock, setting."""
-        factory, autocommit = self._borrowed or (con.cursor_factory, con.autocommit)
+        factory, autocommit, settings = self._borrowed or (
+            con.cursor_factory,
+            con.autocommit,
+            {},
+        )
         self._borrowed = None
         try:
             if not con.closed and not con.broken:
                 if con.info.transaction_status:
                     con.execute("ROLLBACK")
                 con.execute("SELECT pg_advisory_unlock_all()")
-                con.execute("RESET ALL")
+                for name, value in settings.items():
+                    con.execute("SELECT set_config(%s, %s, false)", [name, value])
                 con.cursor_factory = factory
                 con.autocommit = autocommit
         except Exception:  # noqa: BLE001 - a broken connection: the pool drops it
@@ -462,13 +490,15 @@ class MemoryDatabase:
 
     def use_vectors(self) -> bool:
         """Send and read pgvector values on this connection; False without the type."""
-        info = pgvector.type_info(self.con)
-        if info is None:
-            return False
-        self._vector_info = info
-        if self._pool is None:
-            pgvector.install(self.con, info)
-        return True
+        with self._lock, self._engine_errors():  # psycopg's own transaction inside
+            con = self._live()
+            info = pgvector.type_info(con)
+            if info is None:
+                return False
+            self._vector_info = info
+            if self._pool is None:
+                pgvector.install(con, info)
+            return True
 
     # -- migrations -----------------------------------------------------
     def schema_version(self) -> int:

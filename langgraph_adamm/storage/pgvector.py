@@ -241,6 +241,8 @@ def refresh(db: Any) -> None:
     if _has_column(db) and db.use_vectors():
         db.vector_search = _searchable(db) is None
         db.vectors = True
+        with db.transaction():  # what this process wrote before, too
+            _backfill(db)
 
 
 def index_name(modality: str, dim: int) -> str:

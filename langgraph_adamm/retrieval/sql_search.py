@@ -31,6 +31,15 @@ _EF_SEARCH_LIMIT = 1000
 """pgvector's largest ``hnsw.ef_search``; past it the iterative scan goes on."""
 
 
+def make_index(
+    db: MemoryDatabase, config: AdaMMConfig, modality: str, dim: int
+) -> None:
+    """The HNSW index of a modality and dimension, with the config's graph degree."""
+    ensure_index(
+        db, modality, dim, m=config.hnsw_m, ef_construction=HNSW_EF_CONSTRUCTION
+    )
+
+
 class SqlViewSearch:
     """One user's event views, searched where they are stored.
 
@@ -61,13 +70,7 @@ class SqlViewSearch:
 
     def ensure_index(self, modality: str, dim: int) -> None:
         """The HNSW index views of this modality and dimension go into."""
-        ensure_index(
-            self.db,
-            modality,
-            dim,
-            m=self.config.hnsw_m,
-            ef_construction=HNSW_EF_CONSTRUCTION,
-        )
+        make_index(self.db, self.config, modality, dim)
 
     def approximate(self, modality: str) -> bool:
         """Whether searches of a modality go through the HNSW index."""

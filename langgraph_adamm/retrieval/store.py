@@ -47,7 +47,7 @@ from langgraph_adamm.retrieval.hierarchy import (
 )
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
-from langgraph_adamm.retrieval.sql_search import SqlViewSearch
+from langgraph_adamm.retrieval.sql_search import SqlViewSearch, make_index
 from langgraph_adamm.storage import pgvector
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.dialect import upsert
@@ -445,12 +445,6 @@ class RetrievalMemory(SearchMixin):
             index.add(np.asarray([v for _, v in rows], dtype=np.float32))
             owners.extend(owner for owner, _ in rows)
 
-    def _vector_index(self, modality: str, dim: int) -> None:
-        """The database's HNSW index for these views (pgvector), made once."""
-        (self._sql or SqlViewSearch(self.db, self.user_id, self.config)).ensure_index(
-            modality, dim
-        )
-
     @property
     def event_count(self) -> int:
         """Events in memory."""
@@ -635,7 +629,7 @@ class RetrievalMemory(SearchMixin):
         pgvector.refresh(self.db)  # another process may have added pgvector
         if self.db.vector_search:  # before the batch's transaction (ensure_index)
             for modality, dim in sorted({(v[2], len(v[3])) for v in view_rows}):
-                self._vector_index(modality, dim)
+                make_index(self.db, self.config, modality, dim)
         with self.state_lock:
             try:
                 self._apply_batch(

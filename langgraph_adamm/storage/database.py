@@ -229,7 +229,8 @@ class MemoryDatabase:
     ) -> None:
         self._pool: Any = path if _is_pool(path) else None
         self._borrowed: tuple[Any, bool, dict[str, str]] | None = None
-        """A pooled connection's cursor factory and autocommit, given back."""
+        """A borrowed connection's cursor factory, autocommit and the session
+        settings the library changes, all given back with it."""
         self._vector_info: Any = None
         self.path = _pool_conninfo(path) if self._pool is not None else str(path)
         self.engine = (
@@ -360,11 +361,8 @@ class MemoryDatabase:
         else:
             try:
                 con = psycopg.connect(self.path, autocommit=True, application_name=name)
-            except psycopg.Error as exc:
-                raise StorageError(
-                    f"cannot open memory database {redacted(self.path)}: "
-                    f"{str(exc).strip().splitlines()[-1][:240]}"
-                ) from None
+            except psycopg.Error as exc:  # libpq's last line names the cause
+                raise self._open_error(exc, line=-1) from None
             _adapt(con, None)
         try:
             return self._set_up(con, name)
@@ -374,11 +372,15 @@ class MemoryDatabase:
             else:
                 con.close()
             if isinstance(exc, psycopg.Error):
-                raise StorageError(
-                    f"cannot open memory database {redacted(self.path)}: "
-                    f"{str(exc).strip().splitlines()[0][:240]}"
-                ) from None
+                raise self._open_error(exc) from None
             raise
+
+    def _open_error(self, exc: Exception, line: int = 0) -> StorageError:
+        """Why the database could not be opened: one line of the engine's error."""
+        lines = str(exc).strip().splitlines() or [type(exc).__name__]
+        return StorageError(
+            f"cannot open memory database {redacted(self.path)}: {lines[line][:240]}"
+        )
 
     def _set_up(self, con: Any, name: str) -> Any:
         """Session settings: UTC, the application name, read-only when asked."""
@@ -441,10 +443,7 @@ class MemoryDatabase:
                 con.rollback()
         except psycopg.Error as exc:  # a dead connection: the pool drops it
             self._pool.putconn(con)
-            raise StorageError(
-                f"cannot open memory database {redacted(self.path)}: "
-                f"{str(exc).strip().splitlines()[0][:240]}"
-            ) from None
+            raise self._open_error(exc) from None
         settings = dict(zip(_SESSION_SETTINGS, row, strict=True))
         self._borrowed = (con.cursor_factory, con.autocommit, settings)
         con.autocommit = True

@@ -108,6 +108,12 @@ def _engine_for_in_memory(
 _OPENED_ON_POSTGRES: dict[str, int] = {}
 
 
+@pytest.fixture(scope="session")
+def count_postgres() -> Callable[[str, int], None]:
+    """Count databases a fixture made itself (for the run's summary line)."""
+    return _count_postgres
+
+
 def _count_postgres(test: str, databases: int) -> None:
     _OPENED_ON_POSTGRES[test] = _OPENED_ON_POSTGRES.get(test, 0) + databases
 

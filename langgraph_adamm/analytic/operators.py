@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from langgraph_adamm.analytic import sampled
 from langgraph_adamm.analytic.expressions import (
     Col,
     common_units,
@@ -295,18 +296,38 @@ def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     if target.sql_type == "BOOLEAN":
         raise ToolInputError("Rank needs a number, timestamp or text expression.")
     where = q.where_sql([f"{expr} IS NOT NULL"])
+    params = q.params + expr_params
     direction = "DESC" if a.order == "desc" else "ASC"
     tail = f'ORDER BY {expr} {direction}, "time" ASC NULLS LAST, "order" ASC LIMIT ?'
     plain = target.column is not None
-    rows = q.select_rows(
+
+    def ranked(where: str, params: list[Any]) -> list[dict[str, Any]]:
+        return q.select_rows(
+            where,
+            params,
+            tail,
+            expr_params + [a.result_budget],
+            value_sql=None if plain else expr,
+            value_params=None if plain else expr_params,
+        )
+
+    # a large PostgreSQL table: sort only the rows a sampled bound keeps
+    bound = sampled.rank_bound(
+        q,
+        expr,
+        expr_params,
+        target.sql_type,
         where,
-        q.params + expr_params,
-        tail,
-        expr_params + [a.result_budget],
-        value_sql=None if plain else expr,
-        value_params=None if plain else expr_params,
+        params,
+        a.order == "desc",
+        a.result_budget,
     )
-    return RowsResult(table=q.table.table_name, rows=rows)
+    if bound is not None:
+        rows = ranked(f"{where} AND {bound[0]}", params + bound[1])
+        if len(rows) == a.result_budget:
+            return RowsResult(table=q.table.table_name, rows=rows)
+        sampled.log.debug("Rank on %s: the sampled bound kept too few", q.source)
+    return RowsResult(table=q.table.table_name, rows=ranked(where, params))
 
 
 def compute(
@@ -388,9 +409,14 @@ def compute(
         "max": f"max({expr})",
         "median": f"percentile_cont(0.5) WITHIN GROUP (ORDER BY {expr})",
     }[op]
-    value, total = q.run(f"SELECT {agg}, count(*) FROM {q.source}{where}", ep + params)[
-        0
-    ]
+    # a large PostgreSQL table: the median from a sampled window, one scan
+    found = sampled.median(q, expr, ep, where, params) if op == "median" else None
+    if found is None:
+        value, total = q.run(
+            f"SELECT {agg}, count(*) FROM {q.source}{where}", ep + params
+        )[0]
+    else:
+        value, total = found
     total = int(total)
     if op in ("min", "max") and value is not None:
         rows = q.select_rows(

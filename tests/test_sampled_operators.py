@@ -11,6 +11,7 @@ the table's page order, and filters the sample barely sees.
 from __future__ import annotations
 
 import itertools
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,13 @@ from langgraph_adamm.analytic import sampled
 from tools.synthetic_history import generate
 
 ROWS = 30_000
+RANKED = [
+    "total_sleep - deep_sleep",
+    "resting_hr",
+    "sleep_score",
+    "deep_sleep",
+    "total_sleep * 3 - 2",  # numbers in an expression are bound parameters
+]
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +63,26 @@ def big(
         "FROM generate_series(0, ? - 1) AS t(i)",
         [more, more],
     )
+    # records that share a round: same time and order, tied values
+    m.db.execute(
+        f"INSERT INTO {source} "
+        '("source", "order", "time", total_sleep, deep_sleep, resting_hr, '
+        "sleep_score) SELECT 'P:' || (i / 2), 200000 + i / 2, "
+        "TIMESTAMP '2023-01-01' + make_interval(hours => i / 2), "
+        "round((5 + random() * 3.5)::numeric, 1), 1.0, 50 + (i / 2) % 3, 77 "
+        "FROM generate_series(0, 1999) AS t(i)"
+    )
     m.db.execute(f"ANALYZE {source}")
     yield m, table.table_name
     m.close()
 
 
 @pytest.fixture
-def lowered(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
+def lowered(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> dict[str, list[Any]]:
     """Sample ~5% of pages from 1,000 rows up; record what the sample decided."""
+    caplog.set_level(logging.DEBUG, logger=sampled.__name__)
     monkeypatch.setattr(sampled, "SAMPLED_ABOVE", 1_000)
     monkeypatch.setattr(sampled, "SAMPLE_ROWS", 1_500)
     seen: dict[str, list[Any]] = {"bound": [], "median": []}
@@ -98,10 +118,12 @@ FILTERS: list[list[dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize("flt", FILTERS, ids=["all", "hr>60", "months", "sliver"])
-def test_rank_with_a_sampled_bound_equals_the_plain_rank(big, lowered, flt) -> None:
+def test_rank_with_a_sampled_bound_equals_the_plain_rank(
+    big, lowered, flt, caplog: pytest.LogCaptureFixture
+) -> None:
     m, table = big
     for expression, order, budget in itertools.product(
-        ["total_sleep - deep_sleep", "resting_hr", "sleep_score", "deep_sleep"],
+        RANKED,
         ["asc", "desc"],
         [1, 10, 37],
     ):
@@ -120,7 +142,9 @@ def test_rank_with_a_sampled_bound_equals_the_plain_rank(big, lowered, flt) -> N
     if flt and flt[0]["column"] == "time" and flt[0]["op"] == ">=":
         assert len(bounded) < len(lowered["bound"])  # too few sampled: plain
     else:
-        assert len(bounded) == len(lowered["bound"]) == 24
+        assert len(bounded) == len(lowered["bound"]) == 2 * 3 * len(RANKED)
+        # and every bound kept enough rows: the narrowed query answered
+        assert "kept too few" not in caplog.text
 
 
 @pytest.mark.parametrize("flt", FILTERS, ids=["all", "hr>60", "months", "sliver"])
@@ -131,6 +155,7 @@ def test_median_from_a_sampled_window_equals_percentile_cont(big, lowered, flt) 
         "resting_hr",
         "sleep_score",
         "total_sleep * 60 - deep_sleep",
+        "resting_hr * 0 + 5",  # one value: the window is its two counted ends
     ]:
         args = {
             "table": table,
@@ -149,27 +174,40 @@ def test_median_from_a_sampled_window_equals_percentile_cont(big, lowered, flt) 
         assert len(answered) >= 3
 
 
-def test_a_median_outside_the_sampled_window_is_answered_plainly(
-    big, lowered, monkeypatch: pytest.MonkeyPatch
+def test_a_median_outside_the_sampled_window_is_read_past_it(
+    big, lowered, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     m, table = big
     monkeypatch.setattr(sampled, "WINDOW", 0.0)  # one sampled value: a miss
-    for expression in ["deep_sleep / total_sleep", "total_sleep - deep_sleep"]:
+    for expression, flt in itertools.product(
+        # the last rows, at the end of the page order, are low (or, negated,
+        # high): a sample that misses their pages is biased either way
+        [
+            "deep_sleep / total_sleep",
+            "total_sleep - deep_sleep",
+            "sleep_score",
+            "0 - resting_hr",
+            "0 - deep_sleep / total_sleep",
+        ],
+        [[], [{"column": "resting_hr", "op": "<=", "value": 57}]],
+    ):
         args = {
             "table": table,
             "operator": "median",
             "target_column_expression": expression,
+            "optional_column_filters": flt,
         }
         assert (
             m.compute(args).model_dump()
             == plain(lambda a=args: m.compute(a)).model_dump()
         )
-    assert None in lowered["median"]
+    assert "past the sampled window" in caplog.text
+    assert None not in lowered["median"]
 
 
 def test_even_and_odd_counts_interpolate_as_postgresql_does(big, lowered) -> None:
     m, table = big
-    for bound in range(61, 66):  # row counts of both parities
+    for bound in range(55, 66):  # row counts of both parities
         args = {
             "table": table,
             "operator": "median",
@@ -223,3 +261,82 @@ def test_interpolation_rounds_as_postgresql_does(big) -> None:
             [x, y],
         )[0]
         assert sampled.interpolate(x, y, 0.5) == want
+
+
+def test_records_sharing_a_round_rank_in_one_order(big, lowered) -> None:
+    m, table = big
+    flt = [{"column": "time", "op": ">=", "value": "2023-01-01"}]
+    for order, budget in itertools.product(["asc", "desc"], [1, 2, 5, 40, 999]):
+        args = {
+            "table": table,
+            "target_column_expression": "resting_hr",
+            "order": order,
+            "result_budget": budget,
+            "optional_column_filters": flt,
+        }
+        unfiltered = {**args, "optional_column_filters": []}
+        got = m.rank(args).model_dump()
+        assert got == plain(lambda a=args: m.rank(a)).model_dump()
+        assert m.rank(unfiltered) == plain(lambda a=unfiltered: m.rank(a))
+
+
+def test_a_budget_past_the_matching_rows_is_answered_plainly(
+    big, lowered, caplog: pytest.LogCaptureFixture
+) -> None:
+    m, table = big
+    args = {
+        "table": table,
+        "target_column_expression": "total_sleep",
+        "order": "desc",
+        "result_budget": 1000,
+        "optional_column_filters": [{"column": "resting_hr", "op": ">=", "value": 66}],
+    }
+    got = m.rank(args).model_dump()
+    assert got == plain(lambda: m.rank(args)).model_dump()
+    assert 0 < len(got["rows"]) < 1000
+    assert "too few" in caplog.text  # sampled rows, or rows the bound kept
+
+
+def test_a_table_under_the_threshold_takes_the_plain_query(big) -> None:
+    from langgraph_adamm.analytic.operators import _Query
+
+    m, table = big
+    assert sampled.SAMPLED_ABOVE > ROWS + 2000
+    assert sampled.sample_percent(_Query(m.analytic, table)) is None
+
+
+def test_window_ranks() -> None:
+    w = sampled.Window(below=10, ends=(2, 3), inner=[1.5, 1.7], bounds=(1.0, 2.0))
+    got = [w.at(r) for r in range(9, 19)]
+    assert got == [None, 1.0, 1.0, 1.5, 1.7, 2.0, 2.0, 2.0, None, None]
+    one = sampled.Window(below=0, ends=(4, 0), inner=[], bounds=(3.0, 3.0))
+    assert [one.at(r) for r in range(5)] == [3.0, 3.0, 3.0, 3.0, None]
+
+
+def test_values_past_either_end_of_the_window_are_read_at_their_rank(big) -> None:
+    from langgraph_adamm.analytic.operators import _Query
+
+    m, table = big
+    q = _Query(m.analytic, table)
+    cols = ("total_sleep", "resting_hr", "sleep_score")
+    value = " + ".join(
+        f'CAST("{c}" AS DOUBLE) * {w}'
+        for c, w in zip(cols, (7, 0.3, 1e-3), strict=True)
+    )
+    where = " WHERE " + " AND ".join(f'"{c}" IS NOT NULL' for c in cols)
+    ordered = [
+        r[0] for r in m.db.fetchall(f"SELECT {value} FROM {q.source}{where} ORDER BY 1")
+    ]
+    n = len(ordered)
+    low, high = ordered[n // 3], ordered[2 * n // 3]
+    below = ordered.index(low)
+    ends = (ordered.count(low), ordered.count(high))
+    window = sampled.Window(
+        below, ends, [v for v in ordered if low < v < high], (low, high)
+    )
+    assert below + window.size == n - ordered[::-1].index(high)
+    past = below + window.size
+    ranks = [0, 1, 2, below - 3, below - 2, below - 1, past, past + 1, past + 2, n - 1]
+    for rank in ranks + list(range(5, n, n // 23)):
+        got = sampled._value_at(q, value, [], where, [], window, rank)
+        assert got == ordered[rank], rank

@@ -298,7 +298,17 @@ def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     where = q.where_sql([f"{expr} IS NOT NULL"])
     params = q.params + expr_params
     direction = "DESC" if a.order == "desc" else "ASC"
-    tail = f'ORDER BY {expr} {direction}, "time" ASC NULLS LAST, "order" ASC LIMIT ?'
+    # every column breaks ties (records of one round share time and order):
+    # one answer, whatever plan or bound produced it
+    rest = ", ".join(
+        f"{quote_ident(c.name)} ASC NULLS LAST"
+        for c in q.table.all_columns
+        if c.name not in ("time", "order")
+    )
+    tail = (
+        f'ORDER BY {expr} {direction}, "time" ASC NULLS LAST, "order" ASC, '
+        f"{rest} LIMIT ?"
+    )
     plain = target.column is not None
 
     def ranked(where: str, params: list[Any]) -> list[dict[str, Any]]:

@@ -12,12 +12,13 @@ where the answer lies:
   ``expr <= t`` (ascending) contain the first k rows of the whole order
   whenever there are at least k of them, so the top-N sort sees only those.
 - **Median**: the sample's quantiles ``0.5 +- WINDOW`` bound a window. One scan
-  counts the matching rows and those below the window and returns the
-  window's values; the middle ranks are read from it whenever the counts
-  place them inside.
+  counts the matching rows, those below the window and those equal to either
+  end, and returns the values strictly inside; the middle ranks are read
+  from it whenever the counts place them inside, and otherwise by a top-N
+  query past the window's nearer end (as deep as the sample was wrong).
 
 When the sample misjudges (a filter it barely saw, values that drift with the
-table's page order), the check fails and the plain query answers: results
+table's page order), a check catches it and another query answers: results
 never depend on the sample, only the time taken does. DuckDB reads columns
 and sorts in parallel, and smaller tables are cheap either way: both take the
 plain query. Every value is a bound parameter, as everywhere else.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -104,12 +106,27 @@ def median(
 ) -> tuple[float | None, int] | None:
     """The exact median and the row count, or None for the plain query.
 
+    None only when the sample held too few matching rows; past the window
+    the value is read by :func:`_value_at`.
+
     Equals ``percentile_cont(0.5) WITHIN GROUP (ORDER BY expr)`` over the
     rows of ``where`` (which must exclude NULL values of ``expr``).
     """
     percent = sample_percent(q)
     if percent is None:
         return None
+    with q.memory.db.snapshot():  # its queries' counts must agree
+        return _median(q, expr, expr_params, where, params, percent)
+
+
+def _median(
+    q: _Query,
+    expr: str,
+    expr_params: list[Any],
+    where: str,
+    params: list[Any],
+    percent: float,
+) -> tuple[float | None, int] | None:
     value = f"CAST({expr} AS DOUBLE)"
     ep = expr_params
     (bounds, sampled), *_ = q.run(
@@ -121,26 +138,95 @@ def median(
         log.debug("median on %s: the sample held too few rows", q.source)
         return None
     low, high = bounds
-    (total, below, window), *_ = q.run(
+    # the window's ends are counted, not collected: a value shared by many
+    # rows (a column of few values) never travels as an array
+    (total, below, at_low, at_high, inner), *_ = q.run(
         f"SELECT count(*), count(*) FILTER (WHERE {value} < ?), "
-        f"array_agg({value}) FILTER (WHERE {value} BETWEEN ? AND ?) "
+        f"count(*) FILTER (WHERE {value} = ?), count(*) FILTER (WHERE {value} = ?), "
+        f"array_agg({value}) FILTER (WHERE {value} > ? AND {value} < ?) "
         f"FROM {q.source}{where}",
-        ep + [low] + ep + ep + [low, high] + params,
+        ep + [low] + ep + [low] + ep + [high] + ep + ep + [low] + ep + [high] + params,
     )
-    total, below = int(total), int(below)
+    total = int(total)
     if total == 0:
         return None, 0
+    ends = (int(at_low), 0 if high == low else int(at_high))
+    window = Window(int(below), ends, sorted(inner or []), (low, high))
     # percentile_cont(0.5): the values at ranks floor and ceil of (n - 1) / 2
     # (from 0), interpolated as PostgreSQL's float8 lerp does
     middle = 0.5 * (total - 1)
-    first, second = math.floor(middle), math.ceil(middle)
-    values = sorted(window or [])
-    if first < below or second >= below + len(values):
-        log.debug("median on %s: outside the sampled window", q.source)
-        return None
-    return interpolate(
-        values[first - below], values[second - below], middle - first
-    ), total
+    first, second = (
+        _value_at(q, value, ep, where, params, window, rank)
+        for rank in (math.floor(middle), math.ceil(middle))
+    )
+    return interpolate(first, second, middle - math.floor(middle)), total
+
+
+def _value_at(
+    q: _Query,
+    value: str,
+    ep: list[Any],
+    where: str,
+    params: list[Any],
+    window: Window,
+    rank: int,
+) -> float:
+    """The value at ``rank`` (from 0): from the window, or read past its end.
+
+    The sample misjudged where the middle lies (values that drift with the
+    page order do that): a top-N query beyond the nearer end, as long as the
+    distance from that end, finds it without sorting every value.
+    """
+    found = window.at(rank)
+    if found is not None:
+        return found
+    low, high = window.bounds
+    if rank < window.below:
+        side, bound, order, skip = "<", low, "DESC", window.below - 1 - rank
+    else:
+        side, bound, order, skip = ">", high, "ASC", rank - window.below - window.size
+    log.debug("median on %s: %d values past the sampled window", q.source, skip + 1)
+    clause = f"{where} AND {value} {side} ?"
+    (row,) = q.run(
+        f"SELECT {value} FROM {q.source}{clause} ORDER BY {value} {order} "
+        "OFFSET ? LIMIT 1",
+        ep + params + ep + [bound] + ep + [skip],
+    )
+    return float(row[0])
+
+
+@dataclass
+class Window:
+    """Sorted values between two ends, the ends' values counted, not listed.
+
+    ``below`` values come before ``bounds[0]``; ``ends`` counts the values
+    equal to each bound (the second 0 when the bounds are one value);
+    ``inner`` holds the values strictly between, sorted.
+    """
+
+    below: int
+    ends: tuple[int, int]
+    inner: list[float]
+    bounds: tuple[float, float]
+
+    @property
+    def size(self) -> int:
+        """How many values the window holds."""
+        return self.ends[0] + len(self.inner) + self.ends[1]
+
+    def at(self, rank: int) -> float | None:
+        """The value at a rank (from 0) of the whole order, None outside."""
+        i = rank - self.below
+        (n_low, n_high), (low, high) = self.ends, self.bounds
+        if i < 0:
+            return None
+        if i < n_low:
+            return low
+        i -= n_low
+        if i < len(self.inner):
+            return self.inner[i]
+        i -= len(self.inner)
+        return high if i < n_high else None
 
 
 def interpolate(low: float, high: float, fraction: float) -> float:

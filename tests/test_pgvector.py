@@ -48,9 +48,11 @@ def _open(url: str, user: str, **config: object) -> Memory:
     )
 
 
-def _ingest(url: str, user: str, seed: int, tmp: Path, days: int = 25) -> None:
+def _ingest(
+    url: str, user: str, seed: int, tmp: Path, days: int = 25, **config: object
+) -> None:
     hist, _ = generate(seed=seed, days=days, user_id=user).write(tmp / user)
-    with _open(url, user) as m:
+    with _open(url, user, **config) as m:
         m.ingest(hist)
 
 
@@ -117,7 +119,8 @@ def test_sql_search_equals_faiss_for_each_user_and_after_forgetting(
 
 
 def test_hnsw_search_finds_what_exact_search_finds(url: str, tmp_path: Path) -> None:
-    _ingest(url, "ana", 5, tmp_path, days=40)
+    # the writer builds the index once ana's views pass 50; ben's go in after
+    _ingest(url, "ana", 5, tmp_path, days=40, approximate_search_above=50)
     _ingest(url, "ben", 6, tmp_path, days=10)
     with (
         _open(url, "ana", approximate_search_above=50) as hnsw,
@@ -256,7 +259,7 @@ def test_a_short_hnsw_scan_is_answered_exactly(url: str, tmp_path: Path) -> None
     ``hnsw.max_scan_tuples``, lowered here from 20,000 to 20 so that 3,000 of
     another user's views near the query are enough): the search is answered
     exactly instead of coming back short."""
-    _ingest(url, "ana", 5, tmp_path, days=30)
+    _ingest(url, "ana", 5, tmp_path, days=30, approximate_search_above=20)
     query = "how long did I sleep"
     near = HashEncoder().encode([query])[0]
     rng = np.random.default_rng(0)
@@ -309,53 +312,108 @@ def test_a_writer_opened_before_pgvector_fills_the_column_once_it_exists(
         assert m.retrieval._sql.counts["text"] == stored > 0
 
 
-def test_writers_making_indexes_at_once_do_not_deadlock(
-    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two writers, each the first of its vector width, each making an index
-    while the other inserts (a slow build is stood in for by a pause)."""
-    import threading
-    import time
+def _valid_indexes(url: str) -> set[str]:
+    import psycopg
 
-    from langgraph_adamm.retrieval import sql_search
+    with psycopg.connect(url, autocommit=True) as con:
+        return {
+            r[0]
+            for r in con.execute(
+                "SELECT c.relname FROM pg_index i JOIN pg_class c "
+                "ON c.oid = i.indexrelid WHERE i.indisvalid "
+                "AND c.relname LIKE 'adamm_event_views_hnsw_%'"
+            )
+        }
+
+
+def test_writers_never_wait_for_a_build_and_a_later_batch_makes_it(
+    url: str, tmp_path: Path
+) -> None:
+    """Two writers (two vector widths) ingest at once while another process
+    holds the build lock: neither waits; later batches build both indexes, one
+    of them while a reader's snapshot is open (the build waits it out)."""
+    import threading
+
+    import psycopg
 
     class Wide(HashEncoder):
         name = "hash-trigrams-128"
         dim = 128
 
-    made = pgvector.ensure_index
-
-    def slow(db: object, modality: str, dim: int, **kw: int) -> None:
-        new = pgvector.index_name(modality, dim) not in db.vector_indexes  # type: ignore[attr-defined]
-        made(db, modality, dim, **kw)
-        if new:
-            time.sleep(1.0)
-
-    monkeypatch.setattr(sql_search, "ensure_index", slow)
     memories = {
-        "ana": _open(url, "ana"),
-        "ben": Memory(url, user_id="ben", text_encoder=Wide(), visual_encoder=None),
+        "ana": _open(url, "ana", approximate_search_above=1),
+        "ben": Memory(
+            url,
+            user_id="ben",
+            text_encoder=Wide(),
+            visual_encoder=None,
+            config=AdaMMConfig(approximate_search_above=1),
+        ),
     }
     errors: list[BaseException] = []
 
-    def ingest(user: str, seed: int) -> None:
-        hist, _ = generate(seed=seed, days=3, user_id=user).write(tmp_path / user)
+    def ingest(user: str, seed: int, days: int) -> None:
+        hist, _ = generate(seed=seed, days=days, user_id=user).write(
+            tmp_path / f"{user}{days}"
+        )
         try:
             memories[user].ingest(hist)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
+    holder = psycopg.connect(url, autocommit=True)
+    holder.execute("SELECT pg_advisory_lock(hashtext(%s))", [pgvector._BUILD_LOCK])
     threads = [
-        threading.Thread(target=ingest, args=(u, s))
+        threading.Thread(target=ingest, args=(u, s, 3))
         for u, s in (("ana", 1), ("ben", 2))
     ]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=120)
+    assert not errors, errors
+    assert not any(t.is_alive() for t in threads)
+    assert _valid_indexes(url) == set()  # someone else was building
+    holder.close()  # that build is over
+    with _open(url, "cy") as reader, reader.db.snapshot():
+        reader.db.fetchall("SELECT count(*) FROM adamm_event_views")
+        later = threading.Thread(target=ingest, args=("ana", 1, 6))
+        later.start()
+        later.join(timeout=1.0)
+    later.join(timeout=120)
+    ingest("ben", 2, 6)
     for m in memories.values():
         m.close()
     assert not errors, errors
-    with _open(url, "ana") as m:
-        names = {r[0] for r in m.db.fetchall("SELECT indexname FROM pg_indexes")}
-    assert {pgvector.index_name("text", d) for d in (64, 128)} <= names
+    assert not later.is_alive()
+    assert _valid_indexes(url) == {pgvector.index_name("text", d) for d in (64, 128)}
+
+
+def test_views_under_the_threshold_make_no_index_and_an_invalid_one_is_rebuilt(
+    url: str, tmp_path: Path
+) -> None:
+    import psycopg
+
+    _ingest(url, "zed", 4, tmp_path, days=6)  # the default threshold: exact
+    assert _valid_indexes(url) == set()
+    name = pgvector.index_name("text", 64)
+    with psycopg.connect(url, autocommit=True) as con:
+        # a concurrent build that failed part way leaves its index, invalid
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            con.execute(
+                f"CREATE UNIQUE INDEX CONCURRENTLY {name} "
+                "ON adamm_event_views (user_id)"
+            )
+        assert (
+            con.execute(
+                f"SELECT count(*) FROM pg_class WHERE relname = '{name}'"
+            ).fetchone()[0]
+            == 1
+        )
+    _ingest(url, "ana", 5, tmp_path, days=6, approximate_search_above=10)
+    assert _valid_indexes(url) == {name}
+    with _open(url, "ana", approximate_search_above=10) as m:
+        (definition,) = m.db.fetchall(
+            "SELECT indexdef FROM pg_indexes WHERE indexname = ?", [name]
+        )[0]
+        assert "hnsw" in definition and "UNIQUE" not in definition

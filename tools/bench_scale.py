@@ -197,9 +197,9 @@ def write_memory(path: str | Path, base: np.ndarray, n: int, noise: float) -> No
 def build_hnsw(path: str, dim: int) -> float:
     """Seconds to build the pgvector HNSW index over the stored views.
 
-    The library makes the index empty, at the first write, and each insert
-    adds to it; here the rows come first and the index is built after, as one
-    would for a bulk load, with memory enough to build it in memory.
+    As the library does once a user's views pass ``approximate_search_above``
+    (``CREATE INDEX CONCURRENTLY`` over the rows stored so far), with memory
+    enough to build it in memory.
     """
     db = MemoryDatabase(path)
     db.execute("SET maintenance_work_mem = '4GB'")

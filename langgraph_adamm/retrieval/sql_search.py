@@ -33,9 +33,12 @@ _EF_SEARCH_LIMIT = 1000
 
 def make_index(
     db: MemoryDatabase, config: AdaMMConfig, modality: str, dim: int
-) -> None:
-    """The HNSW index of a modality and dimension, with the config's graph degree."""
-    ensure_index(
+) -> bool:
+    """The HNSW index of a modality and dimension, with the config's graph degree.
+
+    Whether it exists now (see :func:`~langgraph_adamm.storage.pgvector.ensure_index`).
+    """
+    return ensure_index(
         db, modality, dim, m=config.hnsw_m, ef_construction=HNSW_EF_CONSTRUCTION
     )
 
@@ -68,9 +71,18 @@ class SqlViewSearch:
             if modality in self.counts:
                 self.counts[modality] = int(n)
 
-    def ensure_index(self, modality: str, dim: int) -> None:
+    def ensure_index(self, modality: str, dim: int) -> bool:
         """The HNSW index views of this modality and dimension go into."""
-        make_index(self.db, self.config, modality, dim)
+        return make_index(self.db, self.config, modality, dim)
+
+    def index_due(self, modality: str, adding: int) -> bool:
+        """Whether the user's views, with ``adding`` more, call for the index.
+
+        Searches go through it past ``approximate_search_above`` views; below,
+        they are exact and an index would only slow every insert.
+        """
+        limit = self.config.approximate_search_above
+        return limit is not None and self.counts.get(modality, 0) + adding > limit
 
     def approximate(self, modality: str) -> bool:
         """Whether searches of a modality go through the HNSW index."""

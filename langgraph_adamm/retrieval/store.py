@@ -627,9 +627,13 @@ class RetrievalMemory(SearchMixin):
             if not view.startswith(TURN_VIEW_PREFIX):
                 text_new.append((start + j, vectors[k]))
         pgvector.refresh(self.db)  # another process may have added pgvector
-        if self.db.vector_search:  # before the batch's transaction (ensure_index)
+        if self.db.vector_search and self._sql is not None:
+            # once the user's views pass approximate_search_above; before the
+            # batch's transaction (CREATE INDEX CONCURRENTLY runs outside one)
+            adding = {"text": len(text_new), "visual": len(visual_new)}
             for modality, dim in sorted({(v[2], len(v[3])) for v in view_rows}):
-                make_index(self.db, self.config, modality, dim)
+                if self._sql.index_due(modality, adding.get(modality, 0)):
+                    make_index(self.db, self.config, modality, dim)
         with self.state_lock:
             try:
                 self._apply_batch(

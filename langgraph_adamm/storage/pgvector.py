@@ -10,7 +10,8 @@ rows predate the column fills it first (:func:`setup`).
 Search (``retrieval/sql_search.py``) scores with the negative inner product
 operator ``<#>`` on unit vectors, the cosine similarity FAISS's inner product
 gives on DuckDB. Past ``approximate_search_above`` views, searches go through
-an HNSW index; below it they are exact, as on DuckDB. A column of mixed
+an HNSW index, built by the writer whose user first passes that threshold
+(:func:`ensure_index`); below it they are exact, as on DuckDB. A column of mixed
 dimensions cannot be indexed as such, so each (modality, dimension) gets a
 partial expression index (pgvector's documented form for several models in
 one column)::
@@ -34,6 +35,8 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+
+from langgraph_adamm.errors import StorageError
 
 logger = logging.getLogger(__name__)
 
@@ -260,21 +263,31 @@ def predicate(modality: str, dim: int) -> str:
     )
 
 
+_BUILD_LOCK = "adamm_event_views_hnsw"
+"""One advisory key for every HNSW build: one process builds at a time."""
+
+
 def ensure_index(
     db: Any, modality: str, dim: int, *, m: int, ef_construction: int
-) -> None:
-    """The HNSW index of one modality and dimension (created once per database).
+) -> bool:
+    """Make the HNSW index of one modality and dimension; whether it exists now.
 
-    Called outside the writer's batch transaction: ``CREATE INDEX`` holds a
-    SHARE lock on the table until its transaction ends, and two writers each
-    holding one while inserting would deadlock. Past pgvector's
-    :data:`HNSW_MAX_DIM` there is none: said once, and searches of such
-    vectors stay exact.
+    Writers call it once a user's views pass ``approximate_search_above``
+    (below that, searches are exact and an index would only slow every
+    insert). ``CREATE INDEX CONCURRENTLY`` builds it over the rows already
+    stored without blocking other writers or readers; it cannot run inside a
+    transaction, so a caller inside one is answered False and a later batch
+    builds it. Builds take one advisory lock, tried, never waited for: two
+    concurrent builds on one table would each wait for the other's
+    transaction; a writer that finds the lock taken goes on, its searches
+    exact until the index is there. An index a killed build left invalid is
+    dropped and built again. Past pgvector's :data:`HNSW_MAX_DIM` there is
+    none: said once, and searches of such vectors stay exact.
     """
     name = index_name(modality, dim)
     known = db.vector_indexes
     if name in known:
-        return
+        return True
     if dim > HNSW_MAX_DIM:
         _say_once(
             f"{db.path}#{name}",
@@ -283,21 +296,46 @@ def ensure_index(
             "however many there are",
         )
         known.add(name)
-        return
-    outer = db.in_transaction  # a caller's: what it creates may yet roll back
-    with db.transaction():
-        exists = db.fetchall(
-            "SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() "
-            "AND indexname = ?",
+        return False
+    if db.in_transaction:
+        return False
+    if not db.fetchall("SELECT pg_try_advisory_lock(hashtext(?))", [_BUILD_LOCK])[0][0]:
+        return False
+    try:
+        state = db.fetchall(
+            "SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = to_regclass(?)",
             [name],
-        )[0][0]
-        if not exists:
-            db.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [name])
-            db.execute(
-                f"CREATE INDEX IF NOT EXISTS {name} ON adamm_event_views USING hnsw "
-                f"((emb::vector({int(dim)})) vector_ip_ops) "
-                f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
-                f"WHERE {predicate(modality, dim)}"
-            )
-    if not outer:
+        )
+        if state and state[0][0]:
+            known.add(name)
+            return True
+        if state:  # a build killed part way left it invalid
+            logger.info("dropping the invalid HNSW index %s to build it again", name)
+            db.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
+        logger.info(
+            "building the HNSW index %s over the %s vectors stored so far "
+            "(once; other processes go on meanwhile)",
+            name,
+            modality,
+        )
+        db.execute(
+            f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON adamm_event_views "
+            f"USING hnsw ((emb::vector({int(dim)})) vector_ip_ops) "
+            f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
+            f"WHERE {predicate(modality, dim)}"
+        )
         known.add(name)
+        return True
+    except StorageError as exc:  # nothing stored depends on it: say so, go on
+        _say_once(
+            f"{db.path}#{name}#failed",
+            f"the HNSW index {name} could not be built ({exc}); searches stay "
+            "exact until a later process builds it",
+        )
+        known.add(name)  # not again in this process
+        return False
+    finally:
+        try:
+            db.execute("SELECT pg_advisory_unlock(hashtext(?))", [_BUILD_LOCK])
+        except StorageError:  # the connection went: so did the lock
+            pass

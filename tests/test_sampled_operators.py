@@ -147,15 +147,20 @@ def test_rank_with_a_sampled_bound_equals_the_plain_rank(
         assert "kept too few" not in caplog.text
 
 
+@pytest.mark.parametrize("counted", [False, True], ids=["collected", "counted"])
 @pytest.mark.parametrize("flt", FILTERS, ids=["all", "hr>60", "months", "sliver"])
-def test_median_from_a_sampled_window_equals_percentile_cont(big, lowered, flt) -> None:
+def test_median_from_a_sampled_window_equals_percentile_cont(
+    big, lowered, flt, counted, monkeypatch: pytest.MonkeyPatch
+) -> None:
     m, table = big
+    if counted:  # the window's ends counted, whatever the sample's ties
+        monkeypatch.setattr(sampled, "TIED_SHARE", 0.0)
     for expression in [
         "deep_sleep / total_sleep",
         "resting_hr",
         "sleep_score",
         "total_sleep * 60 - deep_sleep",
-        "resting_hr * 0 + 5",  # one value: the window is its two counted ends
+        "resting_hr * 0 + 5",  # one value: the window's ends are counted
     ]:
         args = {
             "table": table,

@@ -12,8 +12,9 @@ where the answer lies:
   ``expr <= t`` (ascending) contain the first k rows of the whole order
   whenever there are at least k of them, so the top-N sort sees only those.
 - **Median**: the sample's quantiles ``0.5 +- WINDOW`` bound a window. One scan
-  counts the matching rows, those below the window and those equal to either
-  end, and returns the values strictly inside; the middle ranks are read
+  counts the matching rows and those below the window and returns the
+  window's values (counting those equal to either end instead, when the
+  sample says many rows share them); the middle ranks are read
   from it whenever the counts place them inside, and otherwise by a top-N
   query past the window's nearer end (as deep as the sample was wrong).
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +46,9 @@ WINDOW = 0.03
 """The median's window: the sample's quantiles 0.5 - WINDOW to 0.5 + WINDOW."""
 MIN_SAMPLE = 200
 """Fewer sampled matching rows than this say too little about the median."""
+TIED_SHARE = 0.15
+"""Past this share of the sample inside the window (ties at its ends), the
+ends are counted rather than collected."""
 
 _SAMPLE = " TABLESAMPLE SYSTEM (CAST(? AS DOUBLE)) REPEATABLE (0)"
 _BOUND_TYPES = frozenset({"DOUBLE", "BIGINT"})
@@ -129,28 +134,45 @@ def _median(
 ) -> tuple[float | None, int] | None:
     value = f"CAST({expr} AS DOUBLE)"
     ep = expr_params
-    (bounds, sampled), *_ = q.run(
-        f"SELECT percentile_disc(ARRAY[CAST(? AS DOUBLE), CAST(? AS DOUBLE)]) "
-        f"WITHIN GROUP (ORDER BY {value}), count(*) FROM {q.source}{_SAMPLE}{where}",
-        [0.5 - WINDOW, 0.5 + WINDOW] + ep + [percent] + params,
+    ((drawn,),) = q.run(
+        f"SELECT array_agg({value}) FROM {q.source}{_SAMPLE}{where}",
+        ep + [percent] + params,
     )
-    if sampled < MIN_SAMPLE or not bounds or not all(map(math.isfinite, bounds)):
+    sample = sorted(drawn or [])
+    if len(sample) < MIN_SAMPLE:
         log.debug("median on %s: the sample held too few rows", q.source)
         return None
-    low, high = bounds
-    # the window's ends are counted, not collected: a value shared by many
-    # rows (a column of few values) never travels as an array
-    (total, below, at_low, at_high, inner), *_ = q.run(
-        f"SELECT count(*), count(*) FILTER (WHERE {value} < ?), "
-        f"count(*) FILTER (WHERE {value} = ?), count(*) FILTER (WHERE {value} = ?), "
-        f"array_agg({value}) FILTER (WHERE {value} > ? AND {value} < ?) "
-        f"FROM {q.source}{where}",
-        ep + [low] + ep + [low] + ep + [high] + ep + ep + [low] + ep + [high] + params,
-    )
+    last = len(sample) - 1
+    low = sample[math.floor((0.5 - WINDOW) * last)]
+    high = sample[math.ceil((0.5 + WINDOW) * last)]
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    share = (bisect_right(sample, high) - bisect_left(sample, low)) / len(sample)
+    if share <= TIED_SHARE:
+        # the window's values, ends included, in one array
+        (total, below, inner), *_ = q.run(
+            f"SELECT count(*), count(*) FILTER (WHERE {value} < ?), "
+            f"array_agg({value}) FILTER (WHERE {value} BETWEEN ? AND ?) "
+            f"FROM {q.source}{where}",
+            ep + [low] + ep + ep + [low, high] + params,
+        )
+        ends = (0, 0)
+    else:
+        # values shared by many rows (a column of few values): the window's
+        # ends are counted, not collected, and never travel as an array
+        (total, below, at_low, at_high, inner), *_ = q.run(
+            f"SELECT count(*), count(*) FILTER (WHERE {value} < ?), "
+            f"count(*) FILTER (WHERE {value} = ?), "
+            f"count(*) FILTER (WHERE {value} = ?), "
+            f"array_agg({value}) FILTER (WHERE {value} > ? AND {value} < ?) "
+            f"FROM {q.source}{where}",
+            ep + [low] + ep + [low] + ep + [high] + ep + ep + [low] + ep + [high]
+            + params,
+        )  # fmt: skip
+        ends = (int(at_low), 0 if high == low else int(at_high))
     total = int(total)
     if total == 0:
         return None, 0
-    ends = (int(at_low), 0 if high == low else int(at_high))
     window = Window(int(below), ends, sorted(inner or []), (low, high))
     # percentile_cont(0.5): the values at ranks floor and ceil of (n - 1) / 2
     # (from 0), interpolated as PostgreSQL's float8 lerp does

@@ -827,6 +827,11 @@ class Memory:
                             "(SELECT unnest(?::VARCHAR[]))",
                             [self.user_id, ids],
                         )
+                    # in the transaction: the rows it deleted are not sampled,
+                    # and a rollback puts the statistics back too
+                    self.db.refresh_statistics(
+                        [self.analytic.qualified(t) for t in self.analytic.tables]
+                    )
             except BaseException:
                 self.analytic.reload()
                 if retrieval is not None:

@@ -357,8 +357,11 @@ def test_a_forgotten_value_is_in_no_table_or_column() -> None:
             "adamm_images.caption",
             "adamm_images.ocr",
         }
-        rep = forget(m, [target.round_id])
-        assert rep.rounds == 1
+        if m.db.engine == "postgres":  # the planner's statistics hold values too
+            m.db.execute("ANALYZE")
+            assert any(h.startswith("pg_statistic.") for h in hits(m))
+        rep = m.forget([target.round_id]).analytic  # the whole of it, this time
+        assert rep is not None and rep.rounds == 1
         assert table.table_name in rep.rebuilt + rep.deleted_in_place
         assert hits(m) == set()
         assert_tables_equal_their_rebuild(m)

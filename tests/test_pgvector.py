@@ -379,7 +379,24 @@ def test_writers_never_wait_for_a_build_and_a_later_batch_makes_it(
         reader.db.fetchall("SELECT count(*) FROM adamm_event_views")
         later = threading.Thread(target=ingest, args=("ana", 1, 6))
         later.start()
-        later.join(timeout=1.0)
+        waiting = 0
+        for _ in range(100):  # the build starts, and waits for this snapshot
+            with psycopg.connect(url, autocommit=True) as con:
+                waiting = con.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE starts_with(query, 'CREATE INDEX CONCURRENTLY')"
+                ).fetchone()[0]
+            if waiting:
+                break
+            later.join(timeout=0.1)
+        assert waiting == 1
+        # the building process's own reads go on meanwhile
+        read = threading.Thread(
+            target=lambda: memories["ana"].semantic_match("slept", "event", 3)
+        )
+        read.start()
+        read.join(timeout=20)
+        assert not read.is_alive()
     later.join(timeout=120)
     ingest("ben", 2, 6)
     for m in memories.values():
@@ -417,3 +434,60 @@ def test_views_under_the_threshold_make_no_index_and_an_invalid_one_is_rebuilt(
             "SELECT indexdef FROM pg_indexes WHERE indexname = ?", [name]
         )[0]
         assert "hnsw" in definition and "UNIQUE" not in definition
+
+
+def test_a_build_that_fails_is_said_once_and_not_tried_again(
+    url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import psycopg
+
+    tries: list[str] = []
+
+    def refused(con: object, name: str, *args: object) -> bool:
+        tries.append(name)
+        raise psycopg.errors.InsufficientPrivilege("must be owner of table")
+
+    monkeypatch.setattr(pgvector, "_build", refused)
+    with caplog.at_level(logging.WARNING):
+        _ingest(url, "ana", 5, tmp_path, days=8, approximate_search_above=5)
+        _ingest(url, "ana", 5, tmp_path / "again", days=9, approximate_search_above=5)
+    assert len(tries) == 1  # not again in this process, even by a new Memory
+    said = [
+        r.getMessage() for r in caplog.records if "could not be built" in r.getMessage()
+    ]
+    assert len(said) == 1 and "must be owner" in said[0]
+    assert _valid_indexes(url) == set()
+    with (
+        _open(url, "ana", approximate_search_above=5) as hnsw,
+        _open(url, "ana", approximate_search_above=None) as exact,
+    ):
+        assert hnsw.retrieval._sql is not None and hnsw.retrieval._sql.approximate(
+            "text"
+        )
+        for q in QUERIES:  # no index: answered by an exact scan, same events
+            got = [u.unit_id for u in hnsw.semantic_match(q, "event", 10)]
+            assert got == [u.unit_id for u in exact.semantic_match(q, "event", 10)]
+
+
+def test_a_build_lifts_the_session_timeouts_and_puts_them_back(
+    url: str, tmp_path: Path
+) -> None:
+    import psycopg
+
+    _ingest(url, "ana", 5, tmp_path, days=40)  # no index: the default threshold
+    name = pgvector.index_name("text", 64)
+    with psycopg.connect(url, autocommit=True) as con:
+        con.execute("SET statement_timeout = '20ms'")
+        con.execute("SET lock_timeout = '7ms'")
+        assert pgvector._build(con, name, "text", 64, 32, 80)
+        assert con.execute("SHOW statement_timeout").fetchone()[0] == "20ms"
+        assert con.execute("SHOW lock_timeout").fetchone()[0] == "7ms"
+        held = con.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+            "AND pid = pg_backend_pid()"
+        ).fetchone()[0]
+        assert held == 0
+    assert _valid_indexes(url) == {name}

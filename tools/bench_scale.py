@@ -202,9 +202,11 @@ def build_hnsw(path: str, dim: int) -> float:
     enough to build it in memory.
     """
     db = MemoryDatabase(path)
-    db.execute("SET maintenance_work_mem = '4GB'")
+    # for the build's own connection (MemoryDatabase.side_connection) too
+    (name,) = db.fetchall("SELECT current_database()")[0]
+    db.execute(f'ALTER DATABASE "{name}" SET maintenance_work_mem = \'4GB\'')
     t = time.perf_counter()
-    SqlViewSearch(db, USER, AdaMMConfig()).ensure_index("text", dim)
+    assert SqlViewSearch(db, USER, AdaMMConfig()).ensure_index("text", dim)
     took = time.perf_counter() - t
     db.execute("VACUUM ANALYZE adamm_event_views")
     db.close()

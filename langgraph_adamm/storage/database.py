@@ -646,6 +646,29 @@ class MemoryDatabase:
                 counts[0] = 0
                 self._maintain(f"VACUUM (ANALYZE, SKIP_LOCKED) {table}")
 
+    def refresh_statistics(self, tables: Sequence[str] = ()) -> None:
+        """ANALYZE the library's tables and ``tables`` (PostgreSQL), after a forget.
+
+        The planner's statistics keep sampled values of each column (its most
+        common values, histogram bounds) until the next ANALYZE: without one,
+        a forgotten value could still be read there. Not skipped when another
+        session holds a table: it waits, since what it removes is the point.
+        ``adamm_event_views`` is left out: it holds vectors and ids, no text,
+        and an HNSW build may hold it for minutes (an ANALYZE waiting on it
+        inside a transaction the build waits for would deadlock).
+        """
+        if self.engine != "postgres":
+            return
+        own = [
+            quote_ident(name)
+            for (name,) in self.fetchall(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                "AND starts_with(tablename, 'adamm_') "
+                "AND tablename <> 'adamm_event_views' ORDER BY tablename"
+            )
+        ]
+        self.execute(f"ANALYZE {', '.join(own + list(tables))}")
+
     def _maintain(self, sql: str) -> None:
         try:
             self.execute(sql)
@@ -684,6 +707,40 @@ class MemoryDatabase:
             if self.vectors and self._pool is None:
                 pgvector.install(self.con, self._vector_info)
         return self.con
+
+    @contextmanager
+    def side_connection(self) -> Iterator[Any]:
+        """A second PostgreSQL connection (autocommit) for long maintenance.
+
+        Statements on it do not hold this database's lock, so this process's
+        reads and searches go on meanwhile. A pooled one is borrowed from the
+        pool and given back with its autocommit as lent; what else the caller
+        changes in the session it must put back itself.
+        """
+        import psycopg
+
+        if self._pool is not None:
+            con = self._pool.getconn()
+            autocommit = con.autocommit
+            try:
+                con.autocommit = True
+                yield con
+            finally:
+                try:
+                    con.autocommit = autocommit
+                finally:
+                    self._pool.putconn(con)
+            return
+        try:
+            con = psycopg.connect(
+                self.path,
+                autocommit=True,
+                application_name=f"langgraph_adamm (PID {os.getpid()}, upkeep)",
+            )
+        except psycopg.Error as exc:
+            raise self._open_error(exc, line=-1) from None
+        with con:
+            yield con
 
     @contextmanager
     def _engine_errors(self) -> Iterator[None]:

@@ -275,18 +275,21 @@ def ensure_index(
     Writers call it once a user's views pass ``approximate_search_above``
     (below that, searches are exact and an index would only slow every
     insert). ``CREATE INDEX CONCURRENTLY`` builds it over the rows already
-    stored without blocking other writers or readers; it cannot run inside a
+    stored without blocking other writers or readers, on a connection of its
+    own (:meth:`MemoryDatabase.side_connection`) so that this process's reads
+    go on too; the calling writer waits for it. It cannot run inside a
     transaction, so a caller inside one is answered False and a later batch
     builds it. Builds take one advisory lock, tried, never waited for: two
     concurrent builds on one table would each wait for the other's
     transaction; a writer that finds the lock taken goes on, its searches
     exact until the index is there. An index a killed build left invalid is
-    dropped and built again. Past pgvector's :data:`HNSW_MAX_DIM` there is
-    none: said once, and searches of such vectors stay exact.
+    dropped and built again. The session's statement and lock timeouts are
+    lifted for the build and put back. A build that fails is said once and
+    not tried again in this process. Past pgvector's :data:`HNSW_MAX_DIM`
+    there is none: said once, and searches of such vectors stay exact.
     """
     name = index_name(modality, dim)
-    known = db.vector_indexes
-    if name in known:
+    if name in db.vector_indexes:
         return True
     if dim > HNSW_MAX_DIM:
         _say_once(
@@ -295,47 +298,74 @@ def ensure_index(
             f"HNSW index allows ({HNSW_MAX_DIM}): they are searched exactly, "
             "however many there are",
         )
-        known.add(name)
         return False
-    if db.in_transaction:
+    if db.in_transaction or f"{db.path}#{name}#failed" in _WARNED:
         return False
-    if not db.fetchall("SELECT pg_try_advisory_lock(hashtext(?))", [_BUILD_LOCK])[0][0]:
-        return False
+    import psycopg
+
     try:
-        state = db.fetchall(
-            "SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = to_regclass(?)",
-            [name],
-        )
-        if state and state[0][0]:
-            known.add(name)
-            return True
-        if state:  # a build killed part way left it invalid
-            logger.info("dropping the invalid HNSW index %s to build it again", name)
-            db.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
-        logger.info(
-            "building the HNSW index %s over the %s vectors stored so far "
-            "(once; other processes go on meanwhile)",
-            name,
-            modality,
-        )
-        db.execute(
-            f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON adamm_event_views "
-            f"USING hnsw ((emb::vector({int(dim)})) vector_ip_ops) "
-            f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
-            f"WHERE {predicate(modality, dim)}"
-        )
-        known.add(name)
-        return True
-    except StorageError as exc:  # nothing stored depends on it: say so, go on
+        with db.side_connection() as con:
+            built = _build(con, name, modality, dim, m, ef_construction)
+    except (psycopg.Error, StorageError) as exc:  # nothing stored depends on it
+        first = str(exc).strip().splitlines() or [type(exc).__name__]
         _say_once(
             f"{db.path}#{name}#failed",
-            f"the HNSW index {name} could not be built ({exc}); searches stay "
-            "exact until a later process builds it",
+            f"the HNSW index {name} could not be built ({first[0][:200]}); "
+            "searches past approximate_search_above stay exact (same results, "
+            "slower) until another process builds it",
         )
-        known.add(name)  # not again in this process
         return False
-    finally:
+    if built:
+        db.vector_indexes.add(name)
+    return built
+
+
+def _build(
+    con: Any, name: str, modality: str, dim: int, m: int, ef_construction: int
+) -> bool:
+    """Build the index on ``con`` unless another process is building one."""
+    if not con.execute(
+        "SELECT pg_try_advisory_lock(hashtext(%s))", [_BUILD_LOCK]
+    ).fetchone()[0]:
+        return False
+    try:
+        valid = con.execute(
+            "SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = to_regclass(%s)",
+            [name],
+        ).fetchone()
+        if valid and valid[0]:
+            return True
+        timeouts = con.execute(
+            "SELECT current_setting('statement_timeout'), "
+            "current_setting('lock_timeout')"
+        ).fetchone()
+        con.execute(
+            "SELECT set_config('statement_timeout', '0', false), "
+            "set_config('lock_timeout', '0', false)"
+        )
         try:
-            db.execute("SELECT pg_advisory_unlock(hashtext(?))", [_BUILD_LOCK])
-        except StorageError:  # the connection went: so did the lock
-            pass
+            if valid:  # a build killed part way left it invalid
+                logger.info("dropping the invalid HNSW index %s, to build again", name)
+                con.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
+            logger.info(
+                "building the HNSW index %s over the %s vectors stored so far "
+                "(once; other processes, and this one's reads, go on meanwhile)",
+                name,
+                modality,
+            )
+            con.execute(
+                f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} "
+                f"ON adamm_event_views USING hnsw ((emb::vector({int(dim)})) "
+                f"vector_ip_ops) WITH (m = {int(m)}, "
+                f"ef_construction = {int(ef_construction)}) "
+                f"WHERE {predicate(modality, dim)}"
+            )
+        finally:
+            con.execute(
+                "SELECT set_config('statement_timeout', %s, false), "
+                "set_config('lock_timeout', %s, false)",
+                list(timeouts),
+            )
+        return True
+    finally:
+        con.execute("SELECT pg_advisory_unlock(hashtext(%s))", [_BUILD_LOCK])

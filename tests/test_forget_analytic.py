@@ -123,8 +123,15 @@ def dump(m: Memory, user_id: str | None = None) -> dict[str, list[tuple[Any, ...
             if schema == main and "user_id" in cols:
                 where, params = " WHERE user_id = ?", [user]
             label = "main" if schema == main else schema  # the same on both engines
+            # an induced table's columns as its schema lists them (auxiliary,
+            # then attributes by name), whatever their order on disk
+            aux = [c for c in ("source", "order", "time") if c in cols]
+            logical = aux + sorted(c for c in cols if c not in aux)
             out[f"{label}.{name}"] = stored_rows(
-                m.db, f'"{schema}"."{name}"{where}', params
+                m.db,
+                f'"{schema}"."{name}"{where}',
+                params,
+                columns=logical if schema == ns else None,
             )
     return out
 
@@ -139,7 +146,9 @@ def table_state(m: Memory, t: TableSchema) -> tuple[Any, ...]:
         )
         for name in ("adamm_schemas", "adamm_columns", "adamm_cast_problems")
     }
-    rows = stored_rows(m.db, m.analytic.qualified(t))
+    rows = stored_rows(
+        m.db, m.analytic.qualified(t), columns=[c.name for c in t.all_columns]
+    )
     return rows, meta
 
 

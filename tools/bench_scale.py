@@ -204,7 +204,7 @@ def build_hnsw(path: str, dim: int) -> float:
     db = MemoryDatabase(path)
     # for the build's own connection (MemoryDatabase.side_connection) too
     (name,) = db.fetchall("SELECT current_database()")[0]
-    db.execute(f'ALTER DATABASE "{name}" SET maintenance_work_mem = \'4GB\'')
+    db.execute(f"ALTER DATABASE \"{name}\" SET maintenance_work_mem = '4GB'")
     t = time.perf_counter()
     assert SqlViewSearch(db, USER, AdaMMConfig()).ensure_index("text", dim)
     took = time.perf_counter() - t

@@ -8,12 +8,13 @@ text encoder for runs where the embedding model does not matter.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from langgraph_adamm import Memory
-from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.database import MemoryDatabase, quote_ident
 
 
 class HashEncoder:
@@ -39,7 +40,10 @@ def _row_key(row: tuple[Any, ...]) -> list[tuple[bool, str, str]]:
 
 
 def stored_rows(
-    db: MemoryDatabase, source: str, params: list[Any] | None = None
+    db: MemoryDatabase,
+    source: str,
+    params: list[Any] | None = None,
+    columns: Sequence[str] | None = None,
 ) -> list[tuple[Any, ...]]:
     """``SELECT * FROM source`` in a stable order, without storage row numbers.
 
@@ -48,8 +52,11 @@ def stored_rows(
     is left out, so that the same memory reads the same on both engines. So is
     ``emb``, pgvector's copy of an event view's ``vec`` (PostgreSQL with the
     extension; ``tests/test_pgvector.py`` checks that the two agree).
+    ``columns``, when given, are read in that order (an induced table's
+    columns lie in another order on PostgreSQL: fixed widths first).
     """
-    cursor = db.execute(f"SELECT * FROM {source}", params or [])
+    chosen = ", ".join(quote_ident(c) for c in columns) if columns else "*"
+    cursor = db.execute(f"SELECT {chosen} FROM {source}", params or [])
     names = [d[0] for d in cursor.description]
     keep = [i for i, n in enumerate(names) if n not in ("rowid", "emb")]
     rows = [tuple(r[i] for i in keep) for r in cursor.fetchall()]
@@ -74,5 +81,7 @@ def user_state(m: Memory) -> dict[str, Any]:
             rows = [r[:4] for r in rows]  # without index_token
         out[table] = rows
     for t in m.tables:
-        out[t.table_name] = stored_rows(m.db, m.analytic.qualified(t))
+        out[t.table_name] = stored_rows(
+            m.db, m.analytic.qualified(t), columns=[c.name for c in t.all_columns]
+        )
     return out

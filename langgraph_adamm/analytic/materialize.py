@@ -65,6 +65,9 @@ KEY_SEP = "\x1f"
 Row = tuple[str, int, int, datetime | None, dict[str, Observation]]
 """(round id, record, order, time, best observation per attribute)."""
 
+_PHYSICAL_RANK = {"BIGINT": 0, "DOUBLE": 0, "TIMESTAMP": 0, "BOOLEAN": 1}
+"""Column order on PostgreSQL by type: fixed widths first, text last."""
+
 
 @dataclass(frozen=True)
 class Membership:
@@ -298,9 +301,14 @@ class MaterializerMixin:
         table = self._described(schema_id, attributes, columns, at_order, name)
         if previous is not None and previous.table_name != table.table_name:
             self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")
-        col_defs = ", ".join(
-            f"{quote_ident(c.name)} {c.sql_type}" for c in table.all_columns
-        )
+        physical = list(table.all_columns)
+        if self.db.engine == "postgres":
+            # A row store finds columns before the first text value at fixed
+            # offsets: eight-byte ones first, then booleans, then text
+            # (0.81-0.89x for whole-table scans of 1M rows; BENCHMARKS.md).
+            # Every statement names its columns, so only the layout changes.
+            physical.sort(key=lambda c: _PHYSICAL_RANK.get(c.sql_type, 2))
+        col_defs = ", ".join(f"{quote_ident(c.name)} {c.sql_type}" for c in physical)
         self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")
         self.db.execute(f"CREATE TABLE {self.qualified(table)} ({col_defs})")
         if self.db.engine == "postgres":

@@ -162,3 +162,31 @@ def test_an_async_pool_is_refused_clearly(url: str) -> None:
     pool = psycopg_pool.AsyncConnectionPool(url, open=False)
     with pytest.raises(StorageError, match="AsyncConnectionPool"):
         _open(pool)
+
+
+def test_an_hnsw_build_borrows_a_second_connection_and_gives_it_back(
+    url: str, tmp_path: Path
+) -> None:
+    from langgraph_adamm import AdaMMConfig
+    from langgraph_adamm.storage import pgvector
+
+    hist, _ = generate(seed=3, days=8, user_id="ana").write(tmp_path / "h")
+    with psycopg_pool.ConnectionPool(
+        url, min_size=2, max_size=2, configure=_configure, open=True
+    ) as pool:
+        with pool.connection() as con:
+            lent = _session(con)
+        config = AdaMMConfig(approximate_search_above=5)
+        with Memory(
+            pool,
+            user_id="ana",
+            text_encoder=HashEncoder(),
+            visual_encoder=None,
+            config=config,
+        ) as m:
+            m.ingest(hist)
+            assert pgvector.index_name("text", 64) in m.db.vector_indexes
+            assert pool.get_stats()["pool_available"] == 1  # the build's is back
+        for _ in range(2):  # both connections, as lent
+            with pool.connection() as con:
+                assert _session(con) == lent

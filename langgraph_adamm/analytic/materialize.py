@@ -305,7 +305,7 @@ class MaterializerMixin:
         if self.db.engine == "postgres":
             # A row store finds columns before the first text value at fixed
             # offsets: eight-byte ones first, then booleans, then text
-            # (0.81-0.89x for whole-table scans of 1M rows; BENCHMARKS.md).
+            # (0.79-0.82x for whole-table scans of 1M rows; BENCHMARKS.md).
             # Every statement names its columns, so only the layout changes.
             physical.sort(key=lambda c: _PHYSICAL_RANK.get(c.sql_type, 2))
         col_defs = ", ".join(f"{quote_ident(c.name)} {c.sql_type}" for c in physical)

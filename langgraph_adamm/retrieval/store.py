@@ -47,7 +47,7 @@ from langgraph_adamm.retrieval.hierarchy import (
 )
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
-from langgraph_adamm.retrieval.sql_search import SqlViewSearch, make_index
+from langgraph_adamm.retrieval.sql_search import SqlViewSearch
 from langgraph_adamm.storage import pgvector
 from langgraph_adamm.storage.database import MemoryDatabase, insert_columns
 from langgraph_adamm.storage.dialect import upsert
@@ -633,7 +633,7 @@ class RetrievalMemory(SearchMixin):
             adding = {"text": len(text_new), "visual": len(visual_new)}
             for modality, dim in sorted({(v[2], len(v[3])) for v in view_rows}):
                 if self._sql.index_due(modality, adding.get(modality, 0)):
-                    make_index(self.db, self.config, modality, dim)
+                    self._sql.ensure_index(modality, dim)
         with self.state_lock:
             try:
                 self._apply_batch(

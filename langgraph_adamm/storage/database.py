@@ -165,6 +165,8 @@ class _NoConnection:
 
 
 _NO_CONNECTION = _NoConnection()
+_SIDE_WAIT = 10.0
+"""Seconds to wait for a pool's second connection (side_connection)."""
 
 
 def _pool_conninfo(pool: Any) -> str:
@@ -720,7 +722,8 @@ class MemoryDatabase:
         import psycopg
 
         if self._pool is not None:
-            con = self._pool.getconn()
+            # a second one of the pool's: a pool of one waits, then errs
+            con = self._pool.getconn(timeout=_SIDE_WAIT)
             autocommit = con.autocommit
             try:
                 con.autocommit = True

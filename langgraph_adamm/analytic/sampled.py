@@ -111,8 +111,9 @@ def median(
 ) -> tuple[float | None, int] | None:
     """The exact median and the row count, or None for the plain query.
 
-    None only when the sample held too few matching rows; past the window
-    the value is read by :func:`_value_at`.
+    None when the sample says too little (too few matching rows, or a window
+    end that is not a finite number); past the window the value is read by
+    :func:`_value_at`.
 
     Equals ``percentile_cont(0.5) WITHIN GROUP (ORDER BY expr)`` over the
     rows of ``where`` (which must exclude NULL values of ``expr``).

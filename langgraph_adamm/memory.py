@@ -828,9 +828,15 @@ class Memory:
                             [self.user_id, ids],
                         )
                     # in the transaction: the rows it deleted are not sampled,
-                    # and a rollback puts the statistics back too
+                    # and a rollback puts the statistics back too; a rebuilt
+                    # table is new, without statistics yet
+                    shrunk = set(report.analytic.deleted_in_place)
                     self.db.refresh_statistics(
-                        [self.analytic.qualified(t) for t in self.analytic.tables]
+                        [
+                            self.analytic.qualified(t)
+                            for t in self.analytic.tables
+                            if t.table_name in shrunk
+                        ]
                     )
             except BaseException:
                 self.analytic.reload()

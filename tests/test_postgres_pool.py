@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from langgraph_adamm import Memory
+from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.errors import StorageError
 from tools.memory_state import HashEncoder, user_state
 from tools.synthetic_history import generate
@@ -26,8 +26,14 @@ def url(postgres_url: str) -> str:
     return postgres_url
 
 
-def _open(where: Any, user: str = "ana") -> Memory:
-    return Memory(where, user_id=user, text_encoder=HashEncoder(), visual_encoder=None)
+def _open(where: Any, user: str = "ana", config: AdaMMConfig | None = None) -> Memory:
+    return Memory(
+        where,
+        user_id=user,
+        text_encoder=HashEncoder(),
+        visual_encoder=None,
+        config=config,
+    )
 
 
 def _configure(con: Any) -> None:
@@ -167,7 +173,6 @@ def test_an_async_pool_is_refused_clearly(url: str) -> None:
 def test_an_hnsw_build_borrows_a_second_connection_and_gives_it_back(
     url: str, tmp_path: Path
 ) -> None:
-    from langgraph_adamm import AdaMMConfig
     from langgraph_adamm.storage import pgvector
 
     hist, _ = generate(seed=3, days=8, user_id="ana").write(tmp_path / "h")
@@ -176,14 +181,7 @@ def test_an_hnsw_build_borrows_a_second_connection_and_gives_it_back(
     ) as pool:
         with pool.connection() as con:
             lent = _session(con)
-        config = AdaMMConfig(approximate_search_above=5)
-        with Memory(
-            pool,
-            user_id="ana",
-            text_encoder=HashEncoder(),
-            visual_encoder=None,
-            config=config,
-        ) as m:
+        with _open(pool, config=AdaMMConfig(approximate_search_above=5)) as m:
             m.ingest(hist)
             assert pgvector.index_name("text", 64) in m.db.vector_indexes
             assert pool.get_stats()["pool_available"] == 1  # the build's is back

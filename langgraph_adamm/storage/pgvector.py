@@ -49,6 +49,8 @@ HNSW_MAX_DIM = 2000
 vectors are searched exactly."""
 
 _WARNED: set[str] = set()
+_FAILED: set[str] = set()
+"""Indexes (database path # name) whose build failed in this process."""
 _BACKFILL_BATCH = 2000
 
 
@@ -299,7 +301,8 @@ def ensure_index(
             "however many there are",
         )
         return False
-    if db.in_transaction or f"{db.path}#{name}#failed" in _WARNED:
+    key = f"{db.path}#{name}"
+    if db.in_transaction or key in _FAILED:
         return False
     import psycopg
 
@@ -308,8 +311,8 @@ def ensure_index(
             built = _build(con, name, modality, dim, m, ef_construction)
     except (psycopg.Error, StorageError) as exc:  # nothing stored depends on it
         first = str(exc).strip().splitlines() or [type(exc).__name__]
-        _say_once(
-            f"{db.path}#{name}#failed",
+        _FAILED.add(key)
+        logger.warning(
             f"the HNSW index {name} could not be built ({first[0][:200]}); "
             "searches past approximate_search_above stay exact (same results, "
             "slower) until another process builds it",

@@ -128,12 +128,14 @@ class AdaMMConfig:
     """Views longer than the text model's window (256 tokens for MiniLM) are
     cut at sentence ends into pieces stored as views of their own (``round|2``
     ...), instead of being truncated; event scores take the best piece."""
-    round_view_with_images: bool = True
-    """Whether a round with images also gets a whole-round view (dialogue,
-    captions and OCR in one text) beside its dialogue, caption and OCR views.
-    Off, such a round's text vector is the mean of those views, and about a
-    quarter fewer tokens are encoded on an image-heavy history (Mem-Gallery);
-    recall with each setting is in BENCHMARKS.md."""
+    encode_image_round_views: bool = False
+    """Whether a round with images has its whole-round text (dialogue,
+    captions and OCR in one text) encoded beside its dialogue, caption and OCR
+    views. Off (the default), its whole-round view is composed from those
+    views' vectors (their mean weighted by text length), so no text is encoded
+    twice: about a quarter fewer tokens on an image-heavy history, at the same
+    recall on the Mem-Gallery dev split. Speed and recall with each setting are
+    in BENCHMARKS.md."""
     approximate_search_above: int | None = 100_000
     """Past this many vectors in one index, event search switches from exact
     FAISS search to an HNSW graph (recall against exact search in

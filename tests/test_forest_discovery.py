@@ -115,7 +115,14 @@ def test_turn_views_leave_event_search_unchanged(database, tmp_path):
                 units = m.semantic_match("pruning herbs", "event", 5)
                 rounds = m.retrieval.retrieve_rounds("bicycle repair", 5)
                 results.append(([(u.unit_id, u.score) for u in units], rounds))
-    assert results[0] == results[1] == results[2] == results[3]
+    # the same events in the same order; scores equal up to float noise, since
+    # turn views change how texts are padded into the encoder's batches
+    for units, rounds in results[1:]:
+        assert [u for u, _ in units] == [u for u, _ in results[0][0]]
+        assert [s for _, s in units] == pytest.approx(
+            [s for _, s in results[0][0]], abs=1e-5
+        )
+        assert rounds == results[0][1]
 
 
 def test_explicit_relations():

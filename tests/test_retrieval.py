@@ -535,10 +535,11 @@ def test_long_views_are_stored_in_pieces_and_their_tail_is_found():
     assert scores[True]["S1:1"] > scores[False]["S1:1"] + 0.1
 
 
-def test_without_whole_round_views_an_image_round_is_the_mean_of_its_views():
-    """round_view_with_images=False: a round with images is encoded as its
-    dialogue, caption and OCR views only, and its text vector is their mean;
-    a round without images keeps its whole-round view."""
+def test_without_whole_round_views_an_image_round_is_composed_from_its_views():
+    """By default (encode_image_round_views=False) a round with images is encoded as its
+    dialogue, caption and OCR views only; its whole-round view and text vector
+    are their mean weighted by text length, searched like an encoded one; a
+    round without images keeps its encoded whole-round view."""
     rounds = [
         {
             "user": "Here is the receipt from the hardware store.",
@@ -553,7 +554,7 @@ def test_without_whole_round_views_an_image_round_is_the_mean_of_its_views():
         "user_id": "u",
         "sessions": [{"session_id": "S1", "date": "2026-03-01", "rounds": rounds}],
     }
-    with open_memory(config=AdaMMConfig(round_view_with_images=False)) as m:
+    with open_memory() as m:
         m.ingest(history_from_dict(doc))
         views = {
             (r, v)
@@ -562,25 +563,39 @@ def test_without_whole_round_views_an_image_round_is_the_mean_of_its_views():
             )
         }
         assert views == {
+            ("S1:1", "round"),
             ("S1:1", "dialogue"),
             ("S1:1", "caption:R1"),
             ("S1:1", "ocr:R1"),
             ("S1:2", "round"),
         }
-        parts = TEXT.encode(
-            [
-                "Here is the receipt from the hardware store.\nGot it, I will file it.",
-                "A paper receipt",
-                "Nails $4.10",
-            ]
-        )
-        mean = parts.mean(axis=0)
+        texts = [
+            "Here is the receipt from the hardware store.\nGot it, I will file it.",
+            "A paper receipt",
+            "Nails $4.10",
+        ]
+        weights = np.array([len(t) for t in texts], dtype=np.float64)[:, None]
+        mean = (TEXT.encode(texts) * weights).sum(axis=0) / weights.sum()
+        expected = mean / np.linalg.norm(mean)
         event = m.retrieval.hierarchy.events["S1:1"]
-        assert np.allclose(event.text_vec, mean / np.linalg.norm(mean), atol=1e-5)
+        assert np.allclose(event.text_vec, expected, atol=1e-5)
+        encoded = TEXT.encode([event.text])[0]  # what was not encoded
+        assert float(event.text_vec @ encoded) < 0.999
+        ((stored,),) = m.db.fetchall(
+            "SELECT vec FROM adamm_event_views WHERE round_id = 'S1:1' "
+            "AND view = 'round'"
+        )
+        assert np.allclose(np.frombuffer(stored, dtype=np.float32), expected, atol=1e-5)
+        # searched: the best view of the round is its composed one here
+        hits = m.retrieval.event_scores(expected, None, 2)
+        assert hits[0] == pytest.approx(1.0, abs=1e-5)
         assert m.semantic_match("receipt for nails", "event", 1)[0].unit_id == "S1:1"
-    with open_memory() as m:  # the default keeps the whole-round view
+    with open_memory(config=AdaMMConfig(encode_image_round_views=True)) as m:
         m.ingest(history_from_dict(doc))
-        assert m.db.fetchall(
-            "SELECT count(*) FROM adamm_event_views WHERE round_id = 'S1:1' AND "
+        ((stored,),) = m.db.fetchall(
+            "SELECT vec FROM adamm_event_views WHERE round_id = 'S1:1' AND "
             "view = 'round'"
-        ) == [(1,)]
+        )
+        event = m.retrieval.hierarchy.events["S1:1"]
+        assert np.allclose(np.frombuffer(stored, dtype=np.float32), encoded, atol=1e-5)
+        assert np.allclose(event.text_vec, encoded, atol=1e-5)

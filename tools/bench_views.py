@@ -1,5 +1,6 @@
-"""Views of image rounds: ingestion speed and recall with and without the
-whole-round view (``AdaMMConfig.round_view_with_images``).
+"""Views of image rounds: ingestion speed and recall with the whole-round view
+encoded, or composed from the round's other views without encoding it
+(``AdaMMConfig.encode_image_round_views`` True or False).
 
 For each setting, the Mem-Gallery dev split is ingested file by file into
 in-memory memories (timed: rounds/s over all files, encoder loaded before the
@@ -43,7 +44,7 @@ def main() -> None:
         "\n|---|---:|---:|---:|"
     )
     for whole in (True, False):
-        config = AdaMMConfig(round_view_with_images=whole)
+        config = AdaMMConfig(encode_image_round_views=whole)
         rounds, t = 0, time.perf_counter()
         for history in histories:
             with Memory(
@@ -60,7 +61,7 @@ def main() -> None:
         )
         o = result["methods"]["adamm"]["overall"]
         print(
-            f"| {'on' if whole else 'off'} | {rate:.1f} | {o['recall']:.4f} | "
+            f"| {'encoded' if whole else 'composed'} | {rate:.1f} | {o['recall']:.4f} | "
             f"{o['hit']:.4f} |",
             flush=True,
         )

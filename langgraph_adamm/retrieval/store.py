@@ -90,6 +90,20 @@ def round_text(rnd: Round) -> str:
     return "\n".join(parts)
 
 
+def compose(vectors: np.ndarray, lengths: Sequence[int]) -> np.ndarray:
+    """A round's text vector from its views' vectors, without encoding it.
+
+    The mean of the views weighted by their text's length, as mean pooling
+    over the whole round's tokens would weigh its parts (a long dialogue more
+    than a short caption), scaled to unit length.
+    """
+    weights = np.asarray(lengths, dtype=np.float64)
+    if not weights.any():
+        weights = np.ones(len(weights))
+    mean = np.average(np.asarray(vectors, dtype=np.float64), axis=0, weights=weights)
+    return normalize_rows(mean)[0]
+
+
 @dataclass
 class IndexOutcome:
     """What one indexing pass did."""
@@ -557,7 +571,7 @@ class RetrievalMemory(SearchMixin):
                 owners.append((j, chunk_view(view, k)))
 
         full_texts = [round_text(rnd) for _, rnd in batch]
-        whole = self.config.round_view_with_images
+        whole = self.config.encode_image_round_views
         for j, (_, rnd) in enumerate(batch):
             full = full_texts[j]
             # an image-only round has no text vector, not a made-up one
@@ -584,13 +598,15 @@ class RetrievalMemory(SearchMixin):
         full_vec: dict[int, np.ndarray] = {
             j: vectors[k] for k, (j, view) in enumerate(owners) if view == "round"
         }
-        if not whole:  # a round without a whole view: the mean of its views
-            parts: dict[int, list[np.ndarray]] = {}
+        composed: set[int] = set()
+        if not whole:  # no whole view encoded: composed from the round's views
+            parts: dict[int, list[int]] = {}
             for k, (j, view) in enumerate(owners):
                 if j not in full_vec and not view.startswith(TURN_VIEW_PREFIX):
-                    parts.setdefault(j, []).append(vectors[k])
-            for j, vecs in parts.items():
-                full_vec[j] = normalize_rows(np.mean(vecs, axis=0))[0]
+                    parts.setdefault(j, []).append(k)
+            for j, ks in parts.items():
+                full_vec[j] = compose(vectors[ks], [len(texts[k]) for k in ks])
+                composed.add(j)
         start = len(self.hierarchy.events)
         events: list[Event] = []
         view_rows: list[tuple[str, str, str, np.ndarray]] = []
@@ -623,6 +639,10 @@ class RetrievalMemory(SearchMixin):
                     )
                     visual_new.append((start + j, image_vecs[key]))
         for k, (j, view) in enumerate(owners):
+            if j in composed and (k == 0 or owners[k - 1][0] != j):
+                # searched like an encoded whole-round view, in its place
+                view_rows.append((batch[j][1].round_id, "round", "text", full_vec[j]))
+                text_new.append((start + j, full_vec[j]))
             view_rows.append((batch[j][1].round_id, view, "text", vectors[k]))
             if not view.startswith(TURN_VIEW_PREFIX):
                 text_new.append((start + j, vectors[k]))

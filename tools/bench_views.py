@@ -61,8 +61,8 @@ def main() -> None:
         )
         o = result["methods"]["adamm"]["overall"]
         print(
-            f"| {'encoded' if whole else 'composed'} | {rate:.1f} | {o['recall']:.4f} | "
-            f"{o['hit']:.4f} |",
+            f"| {'encoded' if whole else 'composed'} | {rate:.1f} | "
+            f"{o['recall']:.4f} | {o['hit']:.4f} |",
             flush=True,
         )
 

@@ -8,13 +8,14 @@ process of its own, so the two versions of the package never meet:
 - ``torch`` and ``onnx-int8``: this checkout with that text backend.
 
 Histories: the Mem-Gallery dev split (converted to the history format by this
-checkout) and a synthetic history of ``--days`` days. Each child loads its
+checkout) and a synthetic history of each ``--days`` count. Each child loads its
 encoder (and, for ONNX, its cached export) before the clock starts; a figure is
 the time of ``Memory.ingest`` alone, summed over a history's files. Each figure
 is the median of ``--passes`` passes, with the variants' order reversed every
 other pass. Retrieval is on, images are not embedded (no visual encoder).
 
     python tools/bench_ingest_revisions.py --baseline d8f54dd --passes 3
+    python tools/bench_ingest_revisions.py --baseline d8f54dd --days 220 2200
 """
 
 from __future__ import annotations
@@ -78,7 +79,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", required=True, help="a git revision")
     parser.add_argument("--passes", type=int, default=3)
-    parser.add_argument("--days", type=int, default=220)
+    parser.add_argument(
+        "--days", type=int, nargs="+", default=[220], help="synthetic histories"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from langgraph_adamm.evaluation.mem_gallery import convert
@@ -100,10 +103,11 @@ def main() -> None:
                     f"{f}::{f.name.split('.')[0]}"
                     for f in sorted((Path(tmp) / "mg").glob("*.history.json"))
                 ]
-            synth, _ = generate(seed=args.days, days=args.days).write(
-                Path(tmp) / "synth"
-            )
-            histories[f"synthetic ({args.days} days)"] = [f"{synth}::synth"]
+            for days in args.days:
+                synth, _ = generate(seed=days, days=days).write(
+                    Path(tmp) / f"synth{days}"
+                )
+                histories[f"synthetic ({days} days)"] = [f"{synth}::synth"]
             variants = {"baseline": base, "torch": ROOT, "onnx-int8": ROOT}
             print(
                 f"baseline: {args.baseline}; median of {args.passes} passes\n\n"

@@ -14,7 +14,9 @@ PostgreSQL runs on a throwaway local server (``tools/postgres_server.py``, fsync
 on, default settings otherwise). The bulk-filled table is vacuumed and analyzed,
 as the library leaves a table a write has about doubled. On PostgreSQL the
 median and the rank by an expression are timed a second time without the page
-sample (``analytic/sampled.py``), in the same run.
+sample (``analytic/sampled.py``), in the same run, and so is a bare count of
+the rows the median reads (plain SQL, no values returned): a floor for any
+exact answer that has to read those rows.
 """
 
 from __future__ import annotations
@@ -244,6 +246,19 @@ def run(where: str, workdir: Path, args: Any) -> list[tuple[str, float, float]]:
                         )
             finally:
                 sampled.SAMPLED_ABOVE = saved
+            # what reading the median's rows costs by itself: counted, no values
+            source = memory.analytic.qualified(memory.analytic.table(table))  # type: ignore[arg-type]
+            med, p95 = timed(
+                lambda: memory.db.fetchall(
+                    f"SELECT count(*) FROM {source} WHERE resting_hr > ?", [60]
+                ),
+                args.calls,
+            )
+            print(
+                "postgres, SQL alone: count(*) of the rows with resting_hr > 60: "
+                f"median {med:.1f} ms, p95 {p95:.1f} ms",
+                flush=True,
+            )
         memory.close()
         return out
 

@@ -117,7 +117,7 @@ class AdaMMConfig:
     text_backend: str = "torch"
     """How the default text encoder runs: ``"torch"`` (the reference),
     ``"onnx"`` (ONNX Runtime, the same vectors) or ``"onnx-int8"`` (int8:
-    1.6-1.7x the encoder throughput on a 2-core CPU, 1.6-1.8x ingestion; recall
+    1.6-1.7x the encoder throughput on a 2-core CPU, 1.4-1.8x ingestion; recall
     per backend in BENCHMARKS.md). ONNX needs ``[onnx]``."""
     turn_views: bool = False
     """Also embed each turn of a two-turn round on its own (views ``turn:user`` and

@@ -549,6 +549,7 @@ def test_without_whole_round_views_an_image_round_is_composed_from_its_views():
             ],
         },
         {"user": "Where can I buy fresh sourdough bread nearby?"},
+        {"images": [{"image_id": "B1", "caption": "A red bicycle by a fence"}]},
     ]
     doc = {
         "user_id": "u",
@@ -568,7 +569,12 @@ def test_without_whole_round_views_an_image_round_is_composed_from_its_views():
             ("S1:1", "caption:R1"),
             ("S1:1", "ocr:R1"),
             ("S1:2", "round"),
+            ("S1:3", "caption:B1"),  # one view: it is the round's vector, no copy
         }
+        bike = m.retrieval.hierarchy.events["S1:3"]
+        assert np.allclose(
+            bike.text_vec, TEXT.encode(["A red bicycle by a fence"])[0], atol=1e-5
+        )
         texts = [
             "Here is the receipt from the hardware store.\nGot it, I will file it.",
             "A paper receipt",

@@ -606,7 +606,8 @@ class RetrievalMemory(SearchMixin):
                     parts.setdefault(j, []).append(k)
             for j, ks in parts.items():
                 full_vec[j] = compose(vectors[ks], [len(texts[k]) for k in ks])
-                composed.add(j)
+                if len(ks) > 1:  # a single view already is the whole round
+                    composed.add(j)
         start = len(self.hierarchy.events)
         events: list[Event] = []
         view_rows: list[tuple[str, str, str, np.ndarray]] = []

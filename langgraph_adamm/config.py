@@ -127,7 +127,8 @@ class AdaMMConfig:
     chunk_views: bool = True
     """Views longer than the text model's window (256 tokens for MiniLM) are
     cut at sentence ends into pieces stored as views of their own (``round|2``
-    ...), instead of being truncated; event scores take the best piece."""
+    ...), instead of being truncated; event scores take the best piece, and a
+    round's vector is the mean of its pieces weighted by their length."""
     encode_image_round_views: bool = False
     """Whether a round with images has its whole-round text (dialogue,
     captions and OCR in one text) encoded beside its dialogue, caption and OCR

@@ -530,6 +530,15 @@ def test_long_views_are_stored_in_pieces_and_their_tail_is_found():
                 }
                 assert units[0].unit_id == "S1:1"
                 assert units[0].content.endswith(tail)  # the event keeps its whole text
+                # the round's vector stands for every piece, not the first
+                event = m.retrieval.hierarchy.events["S1:1"]
+                pieces = TEXT.chunks(event.text)
+                assert len(pieces) == len(views)
+                weights = np.array([len(p) for p in pieces], dtype=np.float64)
+                mean = (TEXT.encode(pieces) * weights[:, None]).sum(0) / weights.sum()
+                assert np.allclose(
+                    event.text_vec, mean / np.linalg.norm(mean), atol=1e-5
+                )
             else:
                 assert views == ["round"]
     assert scores[True]["S1:1"] > scores[False]["S1:1"] + 0.1

@@ -29,6 +29,7 @@ from langgraph_adamm.retrieval.describe import HierarchyDescriber
 from langgraph_adamm.retrieval.encoders import (
     TextEncoder,
     VisualEncoder,
+    base_view,
     chunk_view,
     load_image,
     normalize_rows,
@@ -595,8 +596,17 @@ class RetrievalMemory(SearchMixin):
         row_of = {t: i for i, t in enumerate(distinct)}
         vectors = encoded[[row_of[t] for t in texts]] if texts else encoded
         image_vecs = self._embed_images(batch, outcome)
+        # a round's vector: its whole-round view, composed from the pieces
+        # when it was too long for one (not its first piece alone)
+        pieces: dict[int, list[int]] = {}
+        for k, (j, view) in enumerate(owners):
+            if base_view(view) == "round":
+                pieces.setdefault(j, []).append(k)
         full_vec: dict[int, np.ndarray] = {
-            j: vectors[k] for k, (j, view) in enumerate(owners) if view == "round"
+            j: vectors[ks[0]]
+            if len(ks) == 1
+            else compose(vectors[ks], [len(texts[k]) for k in ks])
+            for j, ks in pieces.items()
         }
         composed: set[int] = set()
         if not whole:  # no whole view encoded: composed from the round's views

@@ -60,8 +60,9 @@ def test_a_cached_export_is_reused(cache, monkeypatch):
     assert SentenceTransformerEncoder(backend="onnx")._onnx.path == first
 
 
-def test_a_drifting_export_is_refused_and_not_cached(cache, monkeypatch):
-    monkeypatch.setitem(onnx_backend.MIN_PROBE_COSINE, "onnx", 1.01)
+@pytest.mark.parametrize("floors", [(1.01, 0.0), (0.0, 1.01)], ids=["worst", "mean"])
+def test_a_drifting_export_is_refused_and_not_cached(cache, monkeypatch, floors):
+    monkeypatch.setitem(onnx_backend.MIN_PROBE_COSINE, "onnx", floors)
     with pytest.raises(AdaMMError, match="drifts from torch"):
         SentenceTransformerEncoder(backend="onnx")
     assert not list(cache.rglob("*.onnx"))

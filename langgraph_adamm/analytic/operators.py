@@ -25,6 +25,7 @@ from langgraph_adamm.analytic.expressions import (
     expression_unit,
     parse_expression,
 )
+from langgraph_adamm.analytic.groups import grouped
 from langgraph_adamm.analytic.predicates import (
     ColumnFilter,
     compile_filter,
@@ -75,6 +76,12 @@ class FilterArgs(BaseModel):
     result_budget: int = Field(default=10, ge=1, le=MAX_RESULT_BUDGET)
 
 
+_GROUP_BY_TEXT = (
+    "one value per group: a column (e.g. 'cafe') or a time bucket of the time "
+    "column: 'day', 'week' (Monday-Sunday), 'month', 'year'"
+)
+
+
 class ComputeArgs(BaseModel):
     """An aggregate of an expression over the (optionally filtered) rows."""
 
@@ -83,17 +90,35 @@ class ComputeArgs(BaseModel):
     operator: ComputeOperator
     target_column_expression: str | None = None
     optional_column_filters: list[ColumnFilter] = Field(default_factory=list)
+    group_by: str | None = Field(default=None, description=_GROUP_BY_TEXT)
+    order: Literal["desc", "asc"] | None = Field(
+        default=None,
+        description="with group_by: groups by value (desc/asc); default: by group",
+    )
+    result_budget: int = Field(
+        default=10,
+        ge=1,
+        le=MAX_RESULT_BUDGET,
+        description="with group_by: the most groups returned (each costs 1)",
+    )
 
 
 class RankArgs(BaseModel):
-    """The top or bottom rows by an expression."""
+    """The top or bottom rows by an expression, or groups by an aggregate."""
 
     model_config = ConfigDict(extra="forbid")
     table: str
-    target_column_expression: str
+    target_column_expression: str | None = None
+    """Required, except when groups are ranked by their count."""
     order: Literal["desc", "asc"] = "desc"
     optional_column_filters: list[ColumnFilter] = Field(default_factory=list)
     result_budget: int = Field(default=10, ge=1, le=MAX_RESULT_BUDGET)
+    group_by: str | None = Field(
+        default=None, description="rank groups instead of rows: " + _GROUP_BY_TEXT
+    )
+    operator: Literal["count", "sum", "avg", "min", "max", "median"] = Field(
+        default="sum", description="with group_by: the aggregate groups are ranked by"
+    )
 
 
 class RowsResult(BaseModel):
@@ -104,6 +129,11 @@ class RowsResult(BaseModel):
     row_count: int | None = None
     """Rows that matched in all (Lookup, Filter); may exceed ``len(rows)``."""
     truncated: bool = False
+    group_by: str | None = None
+    """Set when Rank ranked groups: each row is a group (``group``, ``value``,
+    ``row_count``, ``sources``), ranked by ``operator`` of the expression."""
+    operator: str | None = None
+    unit: str | None = None
 
 
 class ComputeResult(BaseModel):
@@ -118,6 +148,13 @@ class ComputeResult(BaseModel):
     """Rows that contributed (non-null expression after the filters)."""
     contributing_rows: list[dict[str, Any]]
     truncated: bool = False
+    group_by: str | None = None
+    """Set for a grouped Compute: ``groups`` holds one value per group and
+    ``value`` is None."""
+    groups: list[dict[str, Any]] | None = None
+    """``group``, ``value``, ``row_count`` and ``sources`` (round ids) per group."""
+    group_count: int | None = None
+    """Groups in all; more than ``len(groups)`` when the result budget cut them."""
 
 
 def _validate(model: type[BaseModel], args: Any) -> Any:
@@ -291,6 +328,13 @@ def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     a: RankArgs = _validate(RankArgs, args)
     q = _Query(memory, a.table)
     q.add_filters(a.optional_column_filters)
+    if a.group_by is not None:
+        return _rank_groups(q, a)
+    if a.target_column_expression is None:
+        raise ToolInputError(
+            "Rank needs a target_column_expression (only groups ranked by count "
+            "go without one)."
+        )
     target = q.expression(a.target_column_expression)
     expr, expr_params = target.sql, target.params
     if target.sql_type == "BOOLEAN":
@@ -340,6 +384,55 @@ def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     return RowsResult(table=q.table.table_name, rows=ranked(where, params))
 
 
+def _group_target(q: _Query, operator: str, expression: str | None) -> _Target | None:
+    if expression is None or not expression.strip():
+        if operator != "count":
+            raise ToolInputError(
+                f"Operator {operator} needs a target_column_expression."
+            )
+        return None
+    return q.expression(expression, numeric_only=operator != "count")
+
+
+def _rank_groups(q: _Query, a: RankArgs) -> RowsResult:
+    assert a.group_by is not None
+    target = _group_target(q, a.operator, a.target_column_expression)
+    label, groups, total, cut = grouped(
+        q, a.operator, target, a.group_by, a.order, a.result_budget
+    )
+    return RowsResult(
+        table=q.table.table_name,
+        rows=groups,
+        row_count=total,
+        truncated=cut,
+        group_by=label,
+        operator=a.operator,
+        unit=target.unit if target is not None and a.operator != "count" else None,
+    )
+
+
+def _compute_groups(q: _Query, a: ComputeArgs) -> ComputeResult:
+    assert a.group_by is not None
+    target = _group_target(q, a.operator, a.target_column_expression)
+    label, groups, total, cut = grouped(
+        q, a.operator, target, a.group_by, a.order, a.result_budget
+    )
+    rows = [{"group": g["group"], "sources": g["sources"]} for g in groups]
+    return ComputeResult(
+        table=q.table.table_name,
+        operator=a.operator,
+        expression=a.target_column_expression,
+        value=None,
+        unit=target.unit if target is not None and a.operator != "count" else None,
+        row_count=sum(g["row_count"] for g in groups),
+        contributing_rows=rows,
+        truncated=cut,
+        group_by=label,
+        groups=groups,
+        group_count=total,
+    )
+
+
 def compute(
     memory: AnalyticMemory, args: ComputeArgs | dict[str, Any]
 ) -> ComputeResult:
@@ -347,6 +440,8 @@ def compute(
     a: ComputeArgs = _validate(ComputeArgs, args)
     q = _Query(memory, a.table)
     q.add_filters(a.optional_column_filters)
+    if a.group_by is not None:
+        return _compute_groups(q, a)
     limit = memory.config.max_contributing_rows
     op = a.operator
     if a.target_column_expression is None or not a.target_column_expression.strip():

@@ -81,13 +81,21 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "value with its unit and the contributing rows. Arguments: table, "
         "operator, target_column_expression (a column or arithmetic such as "
         "'duration / distance'; omit for count), optional_column_filters (e.g. "
-        "{column: 'time', op: 'between', value: ['2026-03-01', '2026-03-31']})."
+        "{column: 'time', op: 'between', value: ['2026-03-01', '2026-03-31']}). "
+        "With group_by (a column such as 'cafe', or 'day'/'week'/'month'/'year' "
+        "of the time column) it returns one value per group with its row count "
+        "- 'average sleep per week', 'total spent per shop'; each group costs 1 "
+        "of the budget (result_budget caps the groups)."
     ),
     "rank": (
         "Rank: the rows with the highest (desc) or lowest (asc) value of an "
         "expression, e.g. the day with the best score or the biggest expense. "
         "Arguments: table, target_column_expression, order, "
-        "optional_column_filters, result_budget."
+        "optional_column_filters, result_budget. To rank GROUPS ('which cafe "
+        "costs me the most in total', 'which drink do I order most often', "
+        "'which week did I sleep least on average') give group_by (a column or "
+        "day/week/month/year) and operator (sum, count, avg, min, max, median; "
+        "count needs no expression)."
     ),
     "semantic_match": (
         "SemanticMatch: memories (events = single rounds, episodes, topics) whose "
@@ -134,15 +142,19 @@ def validate_arguments(tool: str, arguments: Any) -> BaseModel:
 
 
 def requested_units(tool: str, args: BaseModel) -> int:
-    """Budget units a call may use: 1 for a computed value, else its result budget."""
-    if tool == "compute":
+    """Budget units a call may use: 1 for a computed value, else its result budget.
+
+    A grouped Compute returns one value per group, and a group costs what a row
+    costs.
+    """
+    if tool == "compute" and getattr(args, "group_by", None) is None:
         return 1
     return int(getattr(args, "result_budget", 1))
 
 
 def fit_to_budget(tool: str, args: BaseModel, left: int) -> BaseModel:
     """The same call with its result budget cut to what is left."""
-    if tool == "compute" or requested_units(tool, args) <= left:
+    if requested_units(tool, args) <= left:
         return args
     return args.model_copy(update={"result_budget": max(1, left)})
 
@@ -202,6 +214,25 @@ def run_tool(
             else "The shared budget is spent; answer from the results so far."
         )
     plain = args.model_dump(mode="json", exclude_none=True)
+    if tool == "compute" and plain.get("group_by") is not None:
+        res = memory.compute(args)  # type: ignore[arg-type]
+        groups = res.groups or []
+        evidence = _dedupe([r for g in groups for r in g["sources"]])
+        unit = f" {res.unit}" if res.unit else ""
+        shown = ", ".join(f"{g['group']}: {_short(g['value'])}" for g in groups[:3])
+        summary = (
+            f"{res.operator}({res.expression or 'rows'}) per {res.group_by}"
+            f"{unit}: {len(groups)} of {res.group_count} groups of {res.table}"
+            f"{'; ' + shown if shown else ''}"
+        )
+        return ToolOutcome(
+            tool,
+            plain,
+            res.model_dump(mode="json"),
+            max(1, len(groups)),
+            evidence,
+            summary,
+        )
     if tool == "compute":
         res = memory.compute(args)  # type: ignore[arg-type]
         evidence = _dedupe([r.get("source", "") for r in res.contributing_rows])
@@ -220,6 +251,22 @@ def run_tool(
             "rank": memory.rank,
         }
         rows = run[tool](args)
+        if rows.group_by is not None:
+            evidence = _dedupe([r for g in rows.rows for r in g["sources"][:5]])
+            top = rows.rows[0] if rows.rows else None
+            summary = (
+                f"{len(rows.rows)} of {rows.row_count} groups of {rows.table} by "
+                f"{rows.operator}({plain.get('target_column_expression') or 'rows'})"
+                + (f"; top: {top['group']} ({_short(top['value'])})" if top else "")
+            )
+            return ToolOutcome(
+                tool,
+                plain,
+                rows.model_dump(mode="json"),
+                len(rows.rows),
+                evidence,
+                summary,
+            )
         evidence = _dedupe([r.get("source", "") for r in rows.rows])
         total = rows.row_count if rows.row_count is not None else len(rows.rows)
         summary = f"{len(rows.rows)} of {total} rows of {rows.table}"

@@ -355,6 +355,8 @@ def _ask_one(memory: Memory, question: str, when: Any) -> dict[str, Any]:
             "arguments": s.get("arguments"),
             "summary": s.get("summary") or "",
             "error": s.get("error"),
+            **({"references": s["references"]} if s.get("references") else {}),
+            **({"anchor": s["anchor"]} if s.get("anchor") else {}),
         }
         for s in result.get("steps") or []
     ]

@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
+from pydantic import ValidationError
 
 from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.graphs.state import QueryInput, QueryOutput, QueryState
 from langgraph_adamm.history import parse_time
 from langgraph_adamm.planning import prompts as default_prompts
+from langgraph_adamm.planning.compose import Composer
 from langgraph_adamm.planning.context import (
     CachedEmbed,
     ContextBuilder,
@@ -35,11 +37,19 @@ from langgraph_adamm.planning.llm import (
     call_structured,
 )
 from langgraph_adamm.planning.reader import (
+    compose_read,
     produced_nothing,
     select_value,
-    template_read,
+    unresolved_parts,
 )
 from langgraph_adamm.planning.rules import RulePlanner
+from langgraph_adamm.planning.steps import (
+    CombineArgs,
+    ReferenceError_,
+    anchor_unit,
+    combine,
+    resolve_arguments,
+)
 from langgraph_adamm.tools.calls import (
     ANALYTIC_TOOLS,
     ARG_MODELS,
@@ -82,6 +92,34 @@ def _results_text(steps: list[dict[str, Any]], limit: int = 6000) -> str:
             f"  result: {body[: limit // max(1, len(steps))]}"
         )
     return "\n".join(parts)
+
+
+STEP_MODELS: dict[str, Any] = {**ARG_MODELS, "combine": CombineArgs}
+STEP_DESCRIPTIONS: dict[str, str] = {
+    **TOOL_DESCRIPTIONS,
+    "combine": (
+        "Combine: arithmetic over two earlier steps' values, computed in code - "
+        "difference (left - right), ratio, percent_change (from left to right), "
+        "greater / less (a yes/no comparison). Arguments: operation, left and "
+        "right as step references '$1', '$2'. Costs nothing of the budget. Use "
+        "it for 'more in April than in March', 'how much more', 'by what "
+        "percent'; never do the arithmetic yourself."
+    ),
+}
+"""What a plan step may be: the six memory tools and the combine step."""
+
+
+def _resolved(call: dict[str, Any], steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """A call with its references to earlier steps replaced by their results."""
+    if call.get("error") or call.get("tool") == "combine":
+        return call
+    try:
+        arguments, references = resolve_arguments(call.get("arguments"), steps)
+    except ReferenceError_ as exc:
+        return call | {"error": f"a reference could not be resolved: {exc}"}
+    if not references:
+        return call
+    return call | {"arguments": arguments, "references": references}
 
 
 def _plan_text(plan: list[dict[str, Any]]) -> str:
@@ -161,6 +199,8 @@ class _QueryNodes:
         return ctx
 
     def _allowed(self, tool: str, mem: Memory) -> bool:
+        if tool == "combine":
+            return True
         if tool in ANALYTIC_TOOLS:
             return self.analytic
         return self.retrieval and mem.retrieval is not None
@@ -182,6 +222,7 @@ class _QueryNodes:
             "answer_form": "value",
             "answer_column": None,
             "output_unit": None,
+            "unresolved": [],
         }
         if not isinstance(question, str) or not question.strip():
             return out | {"failure": "The question is empty; ask something."}
@@ -237,7 +278,7 @@ class _QueryNodes:
                 context=state.get("context_text", ""),
                 tools="\n".join(
                     f"- {name}: {desc}"
-                    for name, desc in TOOL_DESCRIPTIONS.items()
+                    for name, desc in STEP_DESCRIPTIONS.items()
                     if self._allowed(name, mem)
                 ),
                 max_steps=max_steps,
@@ -266,11 +307,29 @@ class _QueryNodes:
         self, state: QueryState, mem: Memory, notes: list[str]
     ) -> dict[str, Any]:
         planner = RulePlanner(self._embed(mem))  # vectors cached in _embeds
-        rp = planner.plan(
+        composed, rp = Composer(planner).compose(
             state["question"],
             parse_time(state["now"]),
             self._context(mem, state["question"]),
         )
+        if composed.composed and all(
+            self._allowed(d["tool"], mem) for d in composed.drafts
+        ):
+            return {
+                "plan": composed.plan,
+                "drafts": composed.drafts,
+                "answer_form": composed.answer_form,
+                "answer_column": composed.answer_column,
+                "output_unit": composed.output_unit,
+                "notes": notes + composed.notes,
+                "unresolved": composed.unresolved,
+            }
+        if composed.composed:
+            return {
+                "failure": "This question needs retrieval memory to find the event "
+                "it names, and retrieval memory is off.",
+                "notes": notes,
+            }
         notes.extend(rp.notes)
         if rp.analytic is not None:
             call = rp.analytic
@@ -281,6 +340,7 @@ class _QueryNodes:
                 "answer_column": call.answer_column,
                 "output_unit": call.output_unit,
                 "notes": notes,
+                "unresolved": composed.unresolved,
             }
         if not self._allowed(rp.retrieval_tool, mem):
             return {
@@ -307,7 +367,7 @@ class _QueryNodes:
         drafts = list(state.get("drafts") or [])
         if self.model is None:
             if index < len(drafts):
-                return {"call": drafts[index]}
+                return {"call": _resolved(drafts[index], steps)}
             return {
                 "call": {
                     "tool": step["tool"],
@@ -323,11 +383,9 @@ class _QueryNodes:
                     self._model_call(state, mem, i, [], None) for i in range(len(plan))
                 ]
             if state.get("repair") is None:
-                return {"call": drafts[index], "drafts": drafts}
-        return {
-            "call": self._model_call(state, mem, index, steps, state.get("repair")),
-            "drafts": drafts,
-        }
+                return {"call": _resolved(drafts[index], steps), "drafts": drafts}
+        call = self._model_call(state, mem, index, steps, state.get("repair"))
+        return {"call": _resolved(call, steps), "drafts": drafts}
 
     def _model_call(
         self,
@@ -351,13 +409,13 @@ class _QueryNodes:
             step=index + 1,
             goal=step["goal"],
             tool=tool,
-            tool_description=TOOL_DESCRIPTIONS[tool],
+            tool_description=STEP_DESCRIPTIONS[tool],
             budget=budget,
             budget_left=state["budget_left"] if self.progressive else budget,
             repair=self.prompts["repair"].format(error=repair) if repair else "",
         )
         args, errors = call_structured(
-            self.model, ARG_MODELS[tool], prompt, self.max_attempts
+            self.model, STEP_MODELS[tool], prompt, self.max_attempts
         )
         if args is None:
             return {"tool": tool, "arguments": None, "error": errors[-1]}
@@ -376,10 +434,35 @@ class _QueryNodes:
         left = state["budget_left"]
         repairs = state.get("repairs", 0)
         record: dict[str, Any] = {"tool": tool, "arguments": call.get("arguments")}
+        if call.get("references"):
+            record["references"] = call["references"]
         if call.get("error"):
             record.update(error=f"no valid arguments: {call['error']}", cost=0)
+            if call.get("about"):
+                record["unresolved"] = call["about"]
             return self._after(
                 state, steps + [record], notes, left, mem.config.max_steps
+            )
+        if tool == "combine":
+            try:
+                combine_args = CombineArgs.model_validate(call.get("arguments"))
+            except ValidationError as exc:
+                record.update(
+                    error=f"invalid combine arguments: {exc.errors()[0]['msg']}"
+                )
+                return self._after(
+                    state,
+                    steps + [record | {"cost": 0}],
+                    notes,
+                    left,
+                    mem.config.max_steps,
+                )
+            return self._after(
+                state,
+                steps + [combine(combine_args, steps)],
+                notes,
+                left,
+                mem.config.max_steps,
             )
         try:
             args = validate_arguments(tool, call.get("arguments"))
@@ -411,9 +494,19 @@ class _QueryNodes:
             return self._after(
                 state, steps + [record], notes, left, mem.config.max_steps
             )
+        done = outcome.to_dict()
+        if call.get("references"):
+            done["references"] = call["references"]
+        if tool == "event_locate":
+            anchor = anchor_unit(done)
+            done["anchor"] = (
+                {k: anchor.get(k) for k in ("unit_id", "time", "score", "content")}
+                if anchor
+                else None
+            )
         return self._after(
             state,
-            steps + [outcome.to_dict()],
+            steps + [done],
             notes,
             left - outcome.cost,
             mem.config.max_steps,
@@ -432,6 +525,7 @@ class _QueryNodes:
         empty = produced_nothing(last)
         if (
             self.model is None
+            and len(plan) == 1
             and last["tool"] in ANALYTIC_TOOLS
             and empty
             and self.retrieval
@@ -529,20 +623,24 @@ class _QueryNodes:
                 "value": None,
                 "unit": None,
                 "evidence": [],
+                "unresolved": list(state.get("unresolved") or []),
             }
         steps = base["steps"]
-        reading = template_read(
+        reading = compose_read(
             state["question"],
             steps,
+            unresolved=list(state.get("unresolved") or []),
             answer_form=state.get("answer_form", "value"),
             answer_column=state.get("answer_column"),
             output_unit=state.get("output_unit"),
         )
+        unresolved = unresolved_parts(list(state.get("unresolved") or []), steps)
         out = base | {
             "answer": reading.answer,
             "value": reading.value,
             "unit": reading.unit,
             "evidence": reading.evidence,
+            "unresolved": unresolved,
         }
         if self.model is None:
             return out
@@ -550,6 +648,7 @@ class _QueryNodes:
             question=state["question"],
             question_time=state.get("now", ""),
             results=_plan_text(base["plan"]) + "\n" + _results_text(steps),
+            unresolved="; ".join(unresolved) or "none",
         )
         answer, errors = call_structured(
             self.model, ReaderOutput, prompt, self.max_attempts
@@ -562,7 +661,12 @@ class _QueryNodes:
             return out
         known = set(reading.evidence)
         cited = [r for r in answer.evidence if r in known]
-        value, unit, _ = select_value(steps)
+        if unresolved:
+            value, unit = None, None
+        elif steps and steps[-1].get("tool") == "combine" or reading.value is not None:
+            value, unit = reading.value, reading.unit
+        else:
+            value, unit, _ = select_value(steps)
         return out | {
             "answer": answer.answer,
             "evidence": cited or reading.evidence,

@@ -35,6 +35,10 @@ class QueryOutput(TypedDict, total=False):
     """Executed calls: tool, arguments, result, cost, evidence, summary, error."""
     notes: list[str]
     """How the answer was reached (scoring used, fallbacks, repairs, cuts)."""
+    unresolved: list[str]
+    """Parts of the question no step could use (a period phrase not understood,
+    an event with no convincing match, a name no column holds). When not empty,
+    ``value`` is None: the answer says what it could not use."""
 
 
 class QueryState(QueryInput, QueryOutput, total=False):

@@ -161,18 +161,64 @@ def find_date_range(question: str, now: datetime | date) -> DateRange | None:
         question: The question text.
         now: The question's time; relative phrases resolve against it.
     """
+    found = find_date_ranges(question, now, limit=1)
+    return found[0] if found else None
+
+
+def find_date_ranges(
+    question: str, now: datetime | date, limit: int = 4
+) -> list[DateRange]:
+    """Every date range a question names ("in April than in March"), in text order.
+
+    The rules are tried in priority order; a phrase that overlaps one already
+    read is skipped, so "from March 3 to 12" is one range, not two.
+    """
     today = now.date() if isinstance(now, datetime) else now
     q = question.lower()
+    taken: list[tuple[int, int, DateRange]] = []
     for pattern, handler in _RULES:
-        match = re.search(pattern, q)
-        if match is None:
-            continue
-        found = handler(match, today)
-        if found is not None:
+        for match in re.finditer(pattern, q):
+            if any(match.start() < e and s < match.end() for s, e, _ in taken):
+                continue
+            found = handler(match, today)
+            if found is None:
+                continue
             start, end = found
             if start > end:
                 start, end = end, start
-            return DateRange(start, end, question[match.start() : match.end()])
+            text = question[match.start() : match.end()]
+            taken.append((match.start(), match.end(), DateRange(start, end, text)))
+            if limit == 1:
+                return [taken[0][2]]
+    taken.sort(key=lambda t: t[0])
+    return [t[2] for t in taken[:limit]]
+
+
+_PERIOD_CUE = re.compile(
+    r"\b(?:in|during|over|throughout|since|around|for|at|from|after|before|until)\s+"
+    r"(?:the\s+|my\s+|our\s+|this\s+|that\s+)?(?:[a-z'-]+\s+){0,3}?"
+    r"(?:weekends?|fortnight|quarter|semester|term|season|spring|summer|autumn|"
+    r"fall|winter|holidays?|vacation|christmas|easter|half|beginning|start|end|"
+    r"middle|mid-[a-z]+|early\s+[a-z]+|late\s+[a-z]+|week\s+of|month\s+of)\b"
+)
+_MONTH_LEFT = re.compile(rf"(?<![\w-]){_MON}(?![\w-])")
+
+
+def unread_period(text: str) -> str | None:
+    """A period phrase left in a question after its date ranges were read, if any.
+
+    Words that name a period ("over the holidays", "in early spring", a month
+    name) that no rule resolved are reported, never ignored.
+    """
+    t = text.lower()
+    m = _PERIOD_CUE.search(t)
+    if m is not None:
+        return text[m.start() : m.end()].strip()
+    m = _MONTH_LEFT.search(t)
+    if m is not None and not re.fullmatch(
+        r"may|mar|jan|jun|jul|aug|oct|dec|sep", m.group(0)
+    ):
+        return text[m.start() : m.end()].strip()
     return None
 
 
@@ -285,9 +331,105 @@ def _weekday(match: re.Match[str], today: date) -> tuple[date, date] | None:
     return day, day
 
 
+def _half(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    month = _month_range(match.group("a"), today)
+    if month is None:
+        return None
+    start, end = month
+    part = match.group("part")
+    if part in ("first", "1st"):
+        return start, start.replace(day=15)
+    return start.replace(day=16), end
+
+
+def _part_of_month(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    month = _month_range(match.group("a"), today)
+    if month is None:
+        return None
+    start, end = month
+    part = match.group("part")
+    if part in ("early", "beginning", "start"):
+        return start, start.replace(day=10)
+    if part in ("mid", "middle"):
+        return start.replace(day=11), start.replace(day=20)
+    return start.replace(day=21), end
+
+
+def _since_mid(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    month = _month_range(match.group("a"), today)
+    if month is None:
+        return None
+    part = match.group("part")
+    day = {"early": 1, "beginning": 1, "start": 1, "mid": 15, "middle": 15}.get(
+        part, 21
+    )
+    return month[0].replace(day=day), today
+
+
+def _days_of_month(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    month = _month_range(match.group("a"), today)
+    if month is None:
+        return None
+    n = _count(match.group("n"))
+    start, end = month
+    if n < 1 or n > end.day:
+        return None
+    if match.group("which") == "first":
+        return start, start + timedelta(days=n - 1)
+    return end - timedelta(days=n - 1), end
+
+
+def _week_of(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    day = _parse_day(match.group("a"), today)
+    if day is None:
+        return None
+    monday = day - timedelta(days=day.weekday())
+    return monday, monday + timedelta(days=6)
+
+
+def _fortnight(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    return today - timedelta(days=13), today
+
+
+def _days_ago(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    day = today - timedelta(days=_count(match.group("n")))
+    return day, day
+
+
 _B = r"(?<![\w-])"
 _E = r"(?![\w-])"
+_PART = r"(?P<part>early|beginning|start|mid|middle|late|end)"
 _RULES = [
+    (
+        rf"{_B}(?:(?:in|over|during|for|throughout)\s+)?the\s+(?P<part>first|1st|second|"
+        rf"2nd|last)\s+half\s+of\s+(?P<a>{_MONTH}){_E}",
+        _half,
+    ),
+    (
+        rf"{_B}(?:(?:in|over|during|for)\s+)?the\s+(?P<which>first|last)\s+"
+        rf"(?P<n>{_N[1:-1]})\s+days\s+of\s+(?P<a>{_MONTH}){_E}",
+        _days_of_month,
+    ),
+    (
+        rf"{_B}(?:since|from|starting)\s+(?:the\s+)?{_PART}(?:\s+of|-|\s)\s*"
+        rf"(?P<a>{_MONTH}){_E}",
+        _since_mid,
+    ),
+    (
+        rf"{_B}(?:(?:in|during|over|at|for|around)\s+)?(?:the\s+)?{_PART}(?:\s+of|-|\s)"
+        rf"\s*(?P<a>{_MONTH}){_E}",
+        _part_of_month,
+    ),
+    (
+        rf"{_B}(?:(?:in|during|over|for)\s+)?the\s+week\s+of\s+(?P<a>{_DAY}){_E}",
+        _week_of,
+    ),
+    (
+        rf"{_B}(?:(?:in|during|over|for)\s+)?(?:the\s+)?(?:last|past|previous)\s+"
+        rf"fortnight{_E}",
+        _fortnight,
+    ),
+    (rf"{_B}(?P<n>{_N[1:-1]})\s+days?\s+ago{_E}", _days_ago),
     (
         rf"{_B}(?:between|from)\s+(?P<a>{_DAY})\s+(?:and|to|until|till|through|-)\s+"
         rf"(?P<b>{_DAY}|\d{{1,2}}){_E}",
@@ -331,6 +473,6 @@ _RULES = [
     ),
     (rf"{_B}(?:on|for)\s+(?P<a>{_DAY}){_E}", _on_day),
     (rf"{_B}(?P<a>{_ISO}|{_MON}\s+\d{{1,2}}{_ORD}(?:,?\s+\d{{4}})?){_E}", _on_day),
-    (rf"{_B}(?:in|during|for|of)\s+(?P<a>{_MONTH}){_E}", _in_month),
+    (rf"{_B}(?:in|during|for|of|throughout|over)\s+(?P<a>{_MONTH}){_E}", _in_month),
     (rf"{_B}(?P<a>{_MON}\s+\d{{4}}){_E}", _in_month),
 ]

@@ -16,7 +16,7 @@ from langgraph_adamm.chat import parse_output, structured_runnable
 
 M = TypeVar("M", bound=BaseModel)
 ToolLiteral = Literal[
-    "lookup", "filter", "compute", "rank", "semantic_match", "event_locate"
+    "lookup", "filter", "compute", "rank", "semantic_match", "event_locate", "combine"
 ]
 
 

@@ -219,3 +219,204 @@ def template_read(
     return Reading(
         "I found nothing in memory that answers this question.", None, None, evidence
     )
+
+
+def _unit_text(unit: str | None) -> str:
+    return f" {unit}" if unit else ""
+
+
+def _side_text(step: dict[str, Any]) -> str:
+    """What one side of a comparison measured, in words."""
+    result = step.get("result") or {}
+    args = step.get("arguments") or {}
+    head = _OPERATOR_TEXT.get(result.get("operator", ""), "The value of {expr}")
+    text = head.format(expr=_words(result.get("expression")) or "value")
+    return f"{text[0].lower()}{text[1:]}{_filters_text(args)}"
+
+
+def _combine_read(step: dict[str, Any], steps: list[dict[str, Any]]) -> Reading:
+    result = step["result"]
+    op = result["operation"]
+    left, right = result["left"], result["right"]
+    sides = []
+    for side in (left, right):
+        n = int(str(side["step"]).lstrip("$").split(".")[0])
+        done = steps[n - 1]
+        rows = (done.get("result") or {}).get("row_count")
+        sides.append(
+            f"{_side_text(done)} is {fmt(side['value'])}{_unit_text(side['unit'])}"
+            + (
+                f" over {rows} record{'s' if rows != 1 else ''}"
+                if rows is not None
+                else ""
+            )
+        )
+    both = f"{sides[0]}; {sides[1]}"
+    value, unit = result["value"], result.get("unit")
+    if op in ("greater", "less"):
+        if result.get("equal"):
+            text = f"No - they are equal: {both}."
+        else:
+            text = f"{'Yes' if value else 'No'}: {both}."
+    elif op == "difference":
+        text = f"The difference is {fmt(value)}{_unit_text(unit)} ({both})."
+    elif op == "ratio":
+        text = f"The ratio is {fmt(value)} ({both})."
+    else:
+        text = f"The change is {fmt(value)}% ({both})."
+    ev = step.get("evidence") or []
+    if ev:
+        text += f" Evidence: {_cite(ev)}."
+    return Reading(text, value, unit, list(ev))
+
+
+def _groups_read(step: dict[str, Any], answer_form: str) -> Reading:
+    result = step.get("result") or {}
+    groups = result.get("groups") or result.get("rows") or []
+    label = str(result.get("group_by") or "")
+    what = label.split(":", 1)[1] if label.startswith("time:") else _words(label)
+    unit = result.get("unit")
+    op = result.get("operator", "")
+    expr = _words((step.get("arguments") or {}).get("target_column_expression"))
+    measure = "number of records" if op == "count" else f"{op} of {expr}"
+    ev = list(step.get("evidence") or [])
+    table = result.get("table", "")
+    if not groups:
+        return Reading(
+            f"No records in {table}{_filters_text(step.get('arguments') or {})} "
+            "match, so there are no groups to compare.",
+            None,
+            None,
+            ev,
+        )
+    shown = "; ".join(
+        f"{fmt(g['group'])}: {fmt(g['value'])}{_unit_text(unit)} "
+        f"({g['row_count']} record{'s' if g['row_count'] != 1 else ''})"
+        for g in groups[:10]
+    )
+    filters = _filters_text(step.get("arguments") or {})
+    if answer_form == "list":
+        more = result.get("group_count") or len(groups)
+        cut = f" (the first {len(groups)} of {more})" if more > len(groups) else ""
+        return Reading(
+            f"The {measure} per {what}{filters}{cut}: {shown}.", None, unit, ev
+        )
+    top = groups[0]
+    if len(groups) > 1 and groups[1]["value"] == top["value"]:
+        return Reading(
+            f"There is a tie for the {what} by {measure}{filters}: {shown}.",
+            None,
+            None,
+            ev,
+        )
+    word = (
+        "highest"
+        if (step.get("arguments") or {}).get("order", "desc") == "desc"
+        else "lowest"
+    )
+    text = (
+        f"{_words(what).capitalize()} {fmt(top['group'])} has the {word} {measure}"
+        f"{filters}: {fmt(top['value'])}{_unit_text(unit)} over {top['row_count']} "
+        f"record{'s' if top['row_count'] != 1 else ''} (next: "
+        + (
+            f"{fmt(groups[1]['group'])} with "
+            f"{fmt(groups[1]['value'])}{_unit_text(unit)}"
+            if len(groups) > 1
+            else "none"
+        )
+        + f"; {_cite(top.get('sources') or ev)})."
+    )
+    if answer_form == "value":
+        return Reading(text, top["value"], unit, ev)
+    return Reading(text, top["group"], None, ev)
+
+
+def _anchor_text(steps: list[dict[str, Any]]) -> str:
+    """Which event rounds the periods were anchored on."""
+    parts = []
+    for s in steps:
+        if s.get("tool") != "event_locate" or not s.get("anchor"):
+            continue
+        a = s["anchor"]
+        content = " ".join(str(a.get("content") or "").split())
+        content = content if len(content) <= 90 else content[:87] + "..."
+        parts.append(
+            f"'{(s.get('arguments') or {}).get('query_content', '')}' anchored on "
+            f'{str(a.get("time"))[:10]} ({a.get("unit_id")}: "{content}")'
+        )
+    return f" Periods: {'; '.join(parts)}." if parts else ""
+
+
+def unresolved_parts(unresolved: list[str], steps: list[dict[str, Any]]) -> list[str]:
+    """The parts of a question no step could use, from planning and execution."""
+    parts = list(unresolved)
+    for s in steps:
+        about = s.get("unresolved")
+        if about:
+            parts.append(f"{about} (no convincing match in memory)")
+        elif (
+            s.get("tool") == "event_locate"
+            and not s.get("error")
+            and not s.get("anchor")
+        ):
+            query = (s.get("arguments") or {}).get("query_content", "")
+            parts.append(f"the event '{query}' (no convincing match in memory)")
+    return list(dict.fromkeys(parts))
+
+
+def compose_read(
+    question: str,
+    steps: list[dict[str, Any]],
+    *,
+    unresolved: list[str] | None = None,
+    answer_form: str = "value",
+    answer_column: str | None = None,
+    output_unit: str | None = None,
+) -> Reading:
+    """The offline reading of a plan, composed or not, that accounts for every part.
+
+    A part of the question that no step could use is named, and the value is
+    withheld (None): the text may show the figure computed without that part,
+    marked as such, but never as the answer.
+    """
+    last = next((s for s in reversed(steps) if s.get("tool") != "event_locate"), None)
+    if last is not None and last.get("tool") == "combine" and not last.get("error"):
+        reading = _combine_read(last, steps)
+    elif (
+        last is not None
+        and not last.get("error")
+        and (last.get("result") or {}).get("group_by")
+    ):
+        reading = _groups_read(last, answer_form)
+    elif last is not None and last.get("tool") == "combine":
+        reading = Reading(
+            f"I could not compare: {last['error']}.",
+            None,
+            None,
+            list(dict.fromkeys(r for s in steps for r in s.get("evidence") or [])),
+        )
+    else:
+        reading = template_read(
+            question,
+            steps,
+            answer_form=answer_form,
+            answer_column=answer_column,
+            output_unit=output_unit,
+        )
+    reading.answer += _anchor_text(steps)
+    parts = unresolved_parts(unresolved or [], steps)
+    if parts:
+        figure = (
+            f" Without {'them' if len(parts) > 1 else 'it'}, the tools gave: "
+            f"{reading.answer}"
+            if reading.value is not None
+            else f" {reading.answer}"
+        )
+        reading = Reading(
+            f"I can't answer this exactly: I could not use {'; '.join(parts)}."
+            + figure,
+            None,
+            None,
+            reading.evidence,
+        )
+    return reading

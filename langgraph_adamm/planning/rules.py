@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.analytic.values import (
     canonical_unit,
     convert_units,
@@ -123,6 +124,14 @@ _OPPOSITES: dict[str, frozenset[str]] = {
 _HOW_DIMENSION = {"far": "km", "long": "min", "heavy": "kg"}
 """"how far" asks for a length, "how long" a duration, "how heavy" a mass."""
 _NAME_FILLER = frozenset({"log", "value", "a"})
+_MONEY_STEMS = frozenset(
+    {"spend", "pay", "cost", "money", "expense", "expens", "expensive"}
+)
+"""Stems that ask for an amount of money: only a currency column answers them."""
+_TIME_STEMS = frozenset({"time", "hour", "minute", "min", "h", "day", "week"})
+"""Stems that make "spent" a matter of time ("spent the most time reading")."""
+_GUESSED_TARGET = 0.2
+"""The match score of a target no question word names (the only number left)."""
 TABLE_NAME_WEIGHT = 1.0
 """How much a question naming a table ("sleep" for sleep_log) counts."""
 CONTEXT_WEIGHT = 0.2
@@ -198,6 +207,8 @@ class AnalyticCall:
     answer_column: str | None
     output_unit: str | None
     goal: str
+    target_guessed: bool = False
+    """The question names no column: the target is the table's only number."""
 
 
 @dataclass
@@ -273,11 +284,22 @@ def read_intent(question: str, now: datetime | date) -> Intent:
         if count_noun and _unit_of(first_word) is not None and not conditions:
             # "how many hours/km": a quantity, not a number of records
             found.pop(count_at)
-            if not any(op in ("avg", "median", "max", "min") for op, _ in found):
+            if not any(
+                op in ("avg", "median", "max", "min", "first", "latest")
+                for op, _ in found
+            ):
                 found.insert(0, ("sum", first_word))
             count_noun = None
         else:  # "number of days with avg glucose below 150" counts records
             found.insert(0, found.pop(count_at))
+    if (
+        not found
+        and date_range is not None
+        and re.search(r"\bhow\s+(?:far|long|much\s+time)\b", rest)
+    ):  # "how far did I run during the week of the 16th": the distance in all
+        found.append(("sum", "how far"))
+    if not found and re.search(r"\b(?:spen[dt]|paid|pay|cost)\b", rest):
+        found.append(("sum", "spent"))  # "what did I spend on coffees": a total
     operator = found[0][0] if found else None
     which = None
     answer: Answer = "value"
@@ -438,6 +460,7 @@ class _Mapping:
     target: str | None
     answer_column: str | None
     notes: list[str]
+    target_guessed: bool = False
 
 
 class RulePlanner:
@@ -484,7 +507,10 @@ class RulePlanner:
         self, question: str, now: datetime | date, context: PlanningContext
     ) -> RulePlan:
         """Read the question and map it onto the best table of the context."""
-        intent = read_intent(question, now)
+        return self.plan_intent(read_intent(question, now), context)
+
+    def plan_intent(self, intent: Intent, context: PlanningContext) -> RulePlan:
+        """Map an intent (read from a question or a part of one) onto a table."""
         retrieval: Literal["event_locate", "semantic_match"] = (
             "event_locate" if _WHEN_RE.search(intent.text) else "semantic_match"
         )
@@ -602,11 +628,25 @@ class RulePlanner:
                 rest = [o for o, _ in intent.operators if o != "count"]
                 op = rest[0] if rest else "sum"
         target = None
+        guessed = False
+        if (
+            op != "count"
+            and set(q.stems) & _MONEY_STEMS
+            and not set(q.stems) & _TIME_STEMS
+        ):
+            # "how much have I spent": money, so a currency column or no table
+            numeric = [c for c in numeric if c.unit in CURRENCIES]
+            if not numeric:
+                return None
+            money = True
+        else:
+            money = False
         if op != "count":
             target, t_score = self._target(intent, q, numeric, used)
             if target is None:
                 return None
             score += 2.0 * t_score
+            guessed = t_score <= _GUESSED_TARGET and not money
             op = self._operator_for(intent, op, target)
         else:
             # what is counted: a table the question names, or whose values,
@@ -622,7 +662,9 @@ class RulePlanner:
                 score += 2.0 * related
             if not (used or name_score or col_names or related >= 0.3):
                 return None  # nothing says these are the records counted
-        return _Mapping(table, op, score, filters, target, answer_column, notes)
+        return _Mapping(
+            table, op, score, filters, target, answer_column, notes, guessed
+        )
 
     def _operator_for(self, intent: Intent, op: str, target: str) -> str:
         """The operator, unless its word belongs to the column's own name.
@@ -708,9 +750,9 @@ class RulePlanner:
             return name, 0.5 * syn[name]
         free = [c for c in numeric if c.name not in used]
         if len(free) == 1:
-            return free[0].name, 0.2
+            return free[0].name, _GUESSED_TARGET
         if len(numeric) == 1:
-            return numeric[0].name, 0.2
+            return numeric[0].name, _GUESSED_TARGET
         return None, 0.0
 
     def _per_expression(self, text: str, numeric: list[ColumnCard]) -> str | None:
@@ -750,7 +792,13 @@ class RulePlanner:
             extreme = "highest" if order == "desc" else "lowest"
             goal = f"the {what} with the {extreme} {m.target} in {table}"
             return AnalyticCall(
-                "rank", args, intent.answer, m.answer_column, None, goal
+                "rank",
+                args,
+                intent.answer,
+                m.answer_column,
+                None,
+                goal,
+                m.target_guessed,
             )
         args = {"table": table, "operator": op, "optional_column_filters": m.filters}
         if m.target is not None:
@@ -759,4 +807,12 @@ class RulePlanner:
         if intent.date_range is not None:
             dr = intent.date_range
             goal += f" from {dr.start} to {dr.end}"
-        return AnalyticCall("compute", args, "value", None, intent.output_unit, goal)
+        return AnalyticCall(
+            "compute",
+            args,
+            "value",
+            None,
+            intent.output_unit,
+            goal,
+            m.target_guessed,
+        )

@@ -114,7 +114,7 @@ def test_since_an_event_bounds_the_total_and_names_the_event(mem):
     assert [s["tool"] for s in out["steps"]] == ["event_locate", "compute"]
     # the reference was resolved after EventLocate ran: the step shows the day
     flt = out["steps"][1]["arguments"]["optional_column_filters"][0]
-    assert flt["value"] == [MOVE.isoformat(), "2026-04-30"]
+    assert flt["value"] == [MOVE.isoformat(), NOW]
     assert out["steps"][1]["references"] == {"$1.day": MOVE.isoformat()}
     assert "anchored on 2026-03-20" in out["answer"] and "S20:1" in out["answer"]
     assert out["unresolved"] == []

@@ -101,7 +101,11 @@ def test_sum_since_a_day_of_this_month():
     call = plan("total litres since the 3rd").analytic
     assert call is not None and call.arguments["operator"] == "sum"
     assert call.arguments["target_column_expression"] == "litres"
-    assert filters_of(call)[("time", "between")] == ["2026-06-03", "2026-06-14"]
+    # a range that ends today ends at the question's time
+    assert filters_of(call)[("time", "between")] == [
+        "2026-06-03",
+        "2026-06-14T23:00:00",
+    ]
 
 
 def test_latest_and_change_between_two_dates():

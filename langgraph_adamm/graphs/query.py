@@ -436,10 +436,10 @@ class _QueryNodes:
         record: dict[str, Any] = {"tool": tool, "arguments": call.get("arguments")}
         if call.get("references"):
             record["references"] = call["references"]
+        if call.get("about"):
+            record["about"] = call["about"]
         if call.get("error"):
             record.update(error=f"no valid arguments: {call['error']}", cost=0)
-            if call.get("about"):
-                record["unresolved"] = call["about"]
             return self._after(
                 state, steps + [record], notes, left, mem.config.max_steps
             )
@@ -495,8 +495,9 @@ class _QueryNodes:
                 state, steps + [record], notes, left, mem.config.max_steps
             )
         done = outcome.to_dict()
-        if call.get("references"):
-            done["references"] = call["references"]
+        for key in ("references", "about"):
+            if call.get(key):
+                done[key] = call[key]
         if tool == "event_locate":
             anchor = anchor_unit(done)
             done["anchor"] = (

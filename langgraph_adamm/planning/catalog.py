@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from langgraph_adamm.analytic.profile import profile_table
 from langgraph_adamm.analytic.store import AnalyticMemory
+from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.planning.context import (
     MAX_VALUES,
     ColumnCard,
@@ -39,9 +40,43 @@ def table_cards(analytic: AnalyticMemory) -> list[TableCard]:
                 table.description,
                 analytic.row_count(table),
                 tuple(columns),
+                _examples(analytic, table),
             )
         )
     return cards
+
+
+EXAMPLES = 3
+"""Rounds per table whose opening words show what its records are called."""
+
+
+def _examples(analytic: AnalyticMemory, table: TableSchema) -> tuple[str, ...]:
+    """How the first records of a table were written: "Run summary. distance: ..."."""
+    sources = [
+        r[0]
+        for r in analytic.db.fetchall(
+            f'SELECT source FROM {analytic.qualified(table)} ORDER BY "order" LIMIT ?',
+            [EXAMPLES],
+        )
+    ]
+    if not sources:
+        return ()
+    marks = ", ".join("?" for _ in sources)
+    rows = analytic.db.fetchall(
+        "SELECT r.user_text, i.caption FROM adamm_rounds r LEFT JOIN adamm_images i "
+        "ON i.user_id = r.user_id AND i.round_id = r.round_id "
+        f'WHERE r.user_id = ? AND r.round_id IN ({marks}) ORDER BY r."order"',
+        [analytic.user_id, *sources],
+    )
+    texts = []
+    for user_text, caption in rows:
+        text = " ".join(f"{user_text or ''} {caption or ''}".split())
+        if text:
+            texts.append(text[:EXAMPLE_CHARS])
+    return tuple(dict.fromkeys(texts))
+
+
+EXAMPLE_CHARS = 120
 
 
 def episode_cards(retrieval: RetrievalMemory | None) -> list[EpisodeCard]:

@@ -70,7 +70,7 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
     (
         "between",
         re.compile(
-            rf"\bbetween\s+(?P<e1>{_EVENT_START}.+?)\s+and\s+(?P<e2>{_EVENT_START}.+?)"
+            rf"\bbetween\s+(?P<e1>{_EVENT_START}.*?)\s+and\s+(?P<e2>{_EVENT_START}.*?)"
             + _CLAUSE_END
         ),
     ),
@@ -79,7 +79,7 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:in|during|over|for)?\s*the\s+(?:(?P<n>\d+|a|one|two|three|four|"
             r"five|ten)\s+)?(?P<unit>days?|weeks?|months?)\s+(?P<dir>before|after|"
-            rf"following|leading\s+up\s+to|prior\s+to)\s+(?P<e1>{_EVENT_START}.+?)"
+            rf"following|leading\s+up\s+to|prior\s+to)\s+(?P<e1>{_EVENT_START}.*?)"
             + _CLAUSE_END
         ),
     ),
@@ -87,7 +87,7 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
         "since",
         re.compile(
             r"\b(?P<dir>(?:ever\s+)?since|after|following|before|until|till|"
-            rf"prior\s+to|up\s+to)\s+(?P<e1>{_EVENT_START}.+?)" + _CLAUSE_END
+            rf"prior\s+to|up\s+to)\s+(?P<e1>{_EVENT_START}.*?)" + _CLAUSE_END
         ),
     ),
 ]
@@ -270,11 +270,11 @@ def find_anchors(text: str) -> tuple[list[Anchor], str]:
 
 
 def anchor_filters(
-    anchor: Anchor, first_step: int, today: date | None = None
+    anchor: Anchor, first_step: int, today: datetime | date | None = None
 ) -> list[dict[str, Any]]:
     """Time filters for an anchor whose events are located by steps from ``first_step``.
 
-    "Since E" ends on ``today`` (the question's day), as "since March 5" does.
+    "Since E" ends at ``today`` (the question's time), as "since March 5" does.
     """
     ref = f"${first_step}.day"
     if anchor.kind == "since":
@@ -429,9 +429,18 @@ def _measure_operator(text: str, column: ColumnCard | None, counted: bool) -> st
         )
     ):
         return "sum"
-    if column is not None and re.search(r"step|count|calorie|kcal", column.name):
-        return "sum"
+    if column is not None and (
+        re.search(r"step|count|calorie|kcal", column.name)
+        or _names_plural(text, column.name)
+    ):
+        return "sum"  # "read the most pages", "more steps": an amount
     return "avg"
+
+
+def _names_plural(text: str, column: str) -> bool:
+    """Whether a question names a column in the plural ("pages" for pages)."""
+    last = stem(words(column)[-1]) if words(column) else ""
+    return any(w.endswith("s") and stem(w) == last and w != last for w in words(text))
 
 
 def _column_of(plan: RulePlan, context: PlanningContext) -> ColumnCard | None:
@@ -448,10 +457,6 @@ _TOP_GROUP_RE = re.compile(
     r"\b(?P<sup>most\s+often|most\s+frequently|the\s+most|most|least\s+often|"
     r"the\s+least|least)\b(?:\s+(?:at|to|on|from|in|with))?"
 )
-
-
-def _day(now: datetime | date) -> date:
-    return now.date() if isinstance(now, datetime) else now
 
 
 def _fold(text: str) -> str:
@@ -476,10 +481,17 @@ class Composer:
         *,
         operator: str | None = None,
         date_range: DateRange | None | bool = True,
+        values_only: bool = False,
     ) -> RulePlan:
-        """The rule planner's single-operator plan for (a part of) a question."""
+        """The rule planner's single-operator plan for (a part of) a question.
+
+        ``values_only``: map the measure, not a "which X" answer (a grouped
+        question names its group apart).
+        """
         intent = read_intent(text, now)
         changes: dict[str, Any] = {}
+        if values_only:
+            changes.update(answer="value", which_word=None)
         if date_range is not True:
             changes["date_range"] = date_range
         if operator is not None:
@@ -562,13 +574,16 @@ class Composer:
         if not anchors:
             return None
         plan = self._map(rest, now, context)
+        if plan.analytic is None and plan.intent.operator is None:
+            # "what was my pulse the day after ...": the value in that period
+            plan = self._map(rest, now, context, operator="latest")
         if plan.analytic is None:
             return None
         self._check_rest(question, rest, plan, context, out)
         filters: list[dict[str, Any]] = []
         for anchor in anchors:
             first = self._locate_steps(out, anchor)
-            filters += anchor_filters(anchor, first, _day(now))
+            filters += anchor_filters(anchor, first, now)
         call = plan.analytic
         self._analytic_step(
             out, call, filters, "", f" ({'; '.join(a.text for a in anchors)})"
@@ -705,6 +720,11 @@ class Composer:
                 )
             ]
         anchor = anchors[0]
+        if anchor.events[0] in _PRONOUN_EVENT:  # "... than in the week before it"
+            others, _ = find_anchors(other)
+            if not others or others[0].events[0] in _PRONOUN_EVENT:
+                return None
+            anchor.events = list(others[0].events)
         # one event located once serves both sides ("before vs after the move")
         for i, d in enumerate(out.drafts, 1):
             if (
@@ -712,9 +732,9 @@ class Composer:
                 and d["arguments"]["query_content"] in anchor.events
             ):
                 if len(anchor.events) == 1:
-                    return anchor_filters(anchor, i, _day(now))
+                    return anchor_filters(anchor, i, now)
         first = self._locate_steps(out, anchor)
-        return anchor_filters(anchor, first, _day(now))
+        return anchor_filters(anchor, first, now)
 
     def _compare(
         self,
@@ -871,7 +891,7 @@ class Composer:
         extra: list[dict[str, Any]] = []
         for anchor in anchors:
             first = self._locate_steps(out, anchor)
-            extra += anchor_filters(anchor, first, _day(now))
+            extra += anchor_filters(anchor, first, now)
         base_filters = [
             f
             for f in plan.analytic.arguments.get("optional_column_filters") or []
@@ -948,9 +968,11 @@ class Composer:
             form = "list"
         if noun is None:
             return None
-        plan = self._map(rest, now, context)
+        plan = self._map(rest, now, context, values_only=True)
         if plan.analytic is None:
-            plan = self._map(rest + " total", now, context)
+            plan = self._map(rest, now, context, values_only=True, operator="sum")
+        if plan.analytic is None:
+            plan = self._map(rest, now, context, values_only=True, operator="count")
         analytic = plan.analytic
         if analytic is None:
             return None
@@ -1016,7 +1038,7 @@ class Composer:
         extra: list[dict[str, Any]] = []
         for anchor in anchors:
             first = self._locate_steps(out, anchor)
-            extra += anchor_filters(anchor, first, _day(now))
+            extra += anchor_filters(anchor, first, now)
         out.plan.append(
             {
                 "goal": f"{op} of {target or 'rows'} per {group_by} in {card.name}",

@@ -74,6 +74,8 @@ class TableCard:
     description: str
     rows: int
     columns: tuple[ColumnCard, ...]
+    examples: tuple[str, ...] = ()
+    """The opening words of a few of the table's rounds, as the user wrote them."""
 
     def column(self, name: str) -> ColumnCard | None:
         """A column by exact name."""

@@ -351,16 +351,13 @@ def unresolved_parts(unresolved: list[str], steps: list[dict[str, Any]]) -> list
     """The parts of a question no step could use, from planning and execution."""
     parts = list(unresolved)
     for s in steps:
-        about = s.get("unresolved")
-        if about:
+        about = s.get("about")  # the part of the question a drafted step serves
+        if not about:
+            continue
+        if s.get("tool") == "event_locate" and not s.get("anchor"):
             parts.append(f"{about} (no convincing match in memory)")
-        elif (
-            s.get("tool") == "event_locate"
-            and not s.get("error")
-            and not s.get("anchor")
-        ):
-            query = (s.get("arguments") or {}).get("query_content", "")
-            parts.append(f"the event '{query}' (no convincing match in memory)")
+        elif s.get("error") and "reference" in str(s.get("error")):
+            parts.append(f"{about} (it rests on a step that found nothing)")
     return list(dict.fromkeys(parts))
 
 

@@ -122,13 +122,24 @@ _OPPOSITES: dict[str, frozenset[str]] = {
 }
 """Stems that state a boolean column's false value ("games I lost" -> won = false)."""
 _HOW_DIMENSION = {"far": "km", "long": "min", "heavy": "kg"}
+_COMPARATIVE_DIMENSION = {
+    "further": "km",
+    "farther": "km",
+    "furthest": "km",
+    "farthest": "km",
+    "heavier": "kg",
+    "heaviest": "kg",
+}
+"""Comparatives that name a dimension ("ride further": a length)."""
 """"how far" asks for a length, "how long" a duration, "how heavy" a mass."""
 _NAME_FILLER = frozenset({"log", "value", "a"})
 _MONEY_STEMS = frozenset(
     {"spend", "pay", "cost", "money", "expense", "expens", "expensive"}
 )
 """Stems that ask for an amount of money: only a currency column answers them."""
-_TIME_STEMS = frozenset({"time", "hour", "minute", "min", "h", "day", "week"})
+_TIME_STEMS = frozenset(
+    {"time", "hour", "minute", "min", "h", "day", "week", "long", "while"}
+)
 """Stems that make "spent" a matter of time ("spent the most time reading")."""
 _GUESSED_TARGET = 0.2
 """The match score of a target no question word names (the only number left)."""
@@ -195,6 +206,8 @@ class Intent:
     """Every operator the words suggest, most likely first, with the words."""
     count_noun: str | None = None
     """What "how many"/"number of" counts ("days", "runs", "steps")."""
+    now: datetime | None = None
+    """The question's time: a range that ends today ends at it."""
 
 
 @dataclass(frozen=True)
@@ -328,6 +341,7 @@ def read_intent(question: str, now: datetime | date) -> Intent:
         rest,
         tuple(found),
         count_noun,
+        now if isinstance(now, datetime) else None,
     )
 
 
@@ -429,6 +443,9 @@ def _unit_hint(q: _Question, col: ColumnCard) -> float:
         return 0.0
     hinted = [w for w in q.words if w not in _NOT_UNIT_HINTS]
     hinted += [_HOW_DIMENSION[w] for w in q.how if w in _HOW_DIMENSION]
+    hinted += [
+        _COMPARATIVE_DIMENSION[w] for w in q.words if w in _COMPARATIVE_DIMENSION
+    ]
     for w in hinted:
         unit = _unit_of(w)
         if unit is not None and convertible(unit, col.unit):
@@ -602,13 +619,22 @@ class RulePlanner:
             score += (1.0 if fits else 0.3) + 0.5 * _name_score(q, about.name)
         if intent.date_range is not None:
             dr = intent.date_range
+            # a range that ends today ends at the question's time: a record
+            # logged after it had not happened yet when the question was asked
+            end = (
+                intent.now.isoformat()
+                if intent.now is not None and dr.end == intent.now.date()
+                else dr.end.isoformat()
+            )
             if dr.start == date(1, 1, 1):
-                filters.append(
-                    {"column": "time", "op": "<=", "value": dr.end.isoformat()}
-                )
+                filters.append({"column": "time", "op": "<=", "value": end})
             else:
                 filters.append(
-                    {"column": "time", "op": "between", "value": dr.filter_value()}
+                    {
+                        "column": "time",
+                        "op": "between",
+                        "value": [dr.start.isoformat(), end],
+                    }
                 )
         name_score = _name_score(q, table.name)
         score += TABLE_NAME_WEIGHT * name_score
@@ -658,7 +684,12 @@ class RulePlanner:
             related = 0.0
             counted = intent.count_noun
             if counted and counted not in _CALENDAR_WORDS and not col_names:
-                related = self._similarity(counted, _columns_text(table))
+                # the columns, or the words the records were written with
+                # ("runs" ~ "Run summary. distance: 7.1 km")
+                related = max(
+                    self._similarity(counted, text)
+                    for text in [_columns_text(table), *table.examples]
+                )
                 score += 2.0 * related
             if not (used or name_score or col_names or related >= 0.3):
                 return None  # nothing says these are the records counted

@@ -33,12 +33,11 @@ from langgraph_adamm.analytic.values import convert_units, convertible
 REFERENCE_RE = re.compile(
     r"^\$(?P<step>\d{1,2})\.(?P<field>day|time|value|group)(?P<offset>[+-]\d{1,4})?$"
 )
-EVENT_MATCH_FLOOR = 0.30
+EVENT_MATCH_FLOOR = 0.28
 """An EventLocate result below this score is no convincing match for an event
 phrase: an anchor on it is reported as unresolved instead of bounding a period."""
-ANCHOR_MARGIN = 0.05
-"""Matches within this score of the best count as the same event; the earliest is
-the anchor."""
+EVENT_MATCH_GAP = 0.05
+"""How far the anchoring event must score above the next one."""
 Operation = Literal["difference", "ratio", "percent_change", "greater", "less"]
 
 
@@ -70,21 +69,24 @@ class StepValue:
 
 
 def anchor_unit(step: dict[str, Any]) -> dict[str, Any] | None:
-    """The event an EventLocate step anchors on: its best unit, if convincing."""
+    """The event an EventLocate step anchors on: its best unit, if convincing.
+
+    A convincing match scores at least :data:`EVENT_MATCH_FLOOR` and stands out
+    from the next event by :data:`EVENT_MATCH_GAP`: a phrase that matches
+    several rounds about equally (everyday chat, two trips) names no one event,
+    and the anchor is reported as unresolved instead of guessed.
+    """
     units = (step.get("result") or {}).get("units") or []
     if step.get("error") or not units:
         return None
-    best = max(units, key=lambda u: u.get("score", 0.0))
-    if best.get("score", 0.0) < EVENT_MATCH_FLOOR or not best.get("time"):
+    ranked = sorted(units, key=lambda u: -float(u.get("score", 0.0)))
+    best = ranked[0]
+    score = float(best.get("score", 0.0))
+    if score < EVENT_MATCH_FLOOR or not best.get("time"):
         return None
-    # an event is told first and referred to later ("the knee is less puffy
-    # today"): of the matches about as good as the best, the earliest
-    close = [
-        u
-        for u in units
-        if u.get("time") and u.get("score", 0.0) >= best["score"] - ANCHOR_MARGIN
-    ]
-    return dict(min(close, key=lambda u: str(u["time"])))
+    if len(ranked) > 1 and score - float(ranked[1].get("score", 0.0)) < EVENT_MATCH_GAP:
+        return None
+    return dict(best)
 
 
 def step_value(step: dict[str, Any]) -> StepValue | None:

@@ -4,11 +4,14 @@ One two-month memory of sleep and coffee records with two life events told in
 chat; every expected value is computed here from the records the test wrote.
 """
 
+import json
 from datetime import date, timedelta
 
 import pytest
+from conftest import structured
 
-from langgraph_adamm import Memory
+from langgraph_adamm import Memory, ToolInputError
+from langgraph_adamm.graphs import create_query_graph
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.planning.steps import (
     ReferenceError_,
@@ -268,3 +271,206 @@ def test_references_resolve_only_against_steps_that_ran():
     empty = {"tool": "compute", "result": {"operator": "sum", "row_count": 0}}
     with pytest.raises(ReferenceError_, match="found nothing"):
         resolve_arguments({"x": "$1.value"}, [empty])
+
+
+# -- the model path: the same plan structure from a scripted model ------------------
+def _j(obj):
+    return json.dumps(obj)
+
+
+def _run_model(mem, model, question):
+    graph = create_query_graph(mem, model=model).compile()
+    return graph.invoke({"question": question, "question_time": NOW})
+
+
+READER = _j({"answer": "Here is what the tools found.", "evidence": []})
+
+
+def test_model_plan_with_a_step_reference(mem):
+    table = next(t.table_name for t in mem.tables if t.column("price"))
+    model = structured(
+        [
+            _j(
+                {
+                    "steps": [
+                        {"goal": "when we moved", "tool": "event_locate"},
+                        {"goal": "coffee spend since then", "tool": "compute"},
+                    ]
+                }
+            ),
+            _j({"query_content": "we moved into the new flat", "result_budget": 3}),
+            _j(
+                {
+                    "table": table,
+                    "operator": "sum",
+                    "target_column_expression": "price",
+                    "optional_column_filters": [
+                        {"column": "time", "op": ">=", "value": "$1.day"}
+                    ],
+                }
+            ),
+            READER,
+        ]
+    )
+    out = _run_model(mem, model, "How much have I spent on coffee since we moved?")
+    step = out["steps"][1]
+    assert step["arguments"]["optional_column_filters"][0]["value"] == MOVE.isoformat()
+    assert step["references"] == {"$1.day": MOVE.isoformat()}
+    assert out["value"] == pytest.approx(sum(prices(lambda d, c, k: d >= MOVE)))
+    # the prompts teach references, and the reader is told nothing went unused
+    assert "$1.day" in model.prompts[2]
+    assert "no step could use: none" in model.prompts[3]
+
+
+def test_model_plan_with_group_by_and_combine(mem):
+    table = next(t.table_name for t in mem.tables if t.column("price"))
+    spend = {"table": table, "operator": "sum", "target_column_expression": "price"}
+    model = structured(
+        [
+            _j(
+                {
+                    "steps": [
+                        {"goal": "April spend", "tool": "compute"},
+                        {"goal": "March spend", "tool": "compute"},
+                        {"goal": "how much more", "tool": "combine"},
+                    ]
+                }
+            ),
+            _j(
+                spend
+                | {
+                    "optional_column_filters": [
+                        {
+                            "column": "time",
+                            "op": "between",
+                            "value": ["2026-04-01", "2026-04-30"],
+                        }
+                    ]
+                }
+            ),
+            _j(
+                spend
+                | {
+                    "optional_column_filters": [
+                        {
+                            "column": "time",
+                            "op": "between",
+                            "value": ["2026-03-01", "2026-03-31"],
+                        }
+                    ]
+                }
+            ),
+            _j({"operation": "difference", "left": "$1", "right": "$2"}),
+            _j({"answer": "About a million euros more.", "evidence": []}),
+        ]
+    )
+    out = _run_model(
+        mem, model, "How much more did I spend on coffee in April than in March?"
+    )
+    april = sum(prices(lambda d, c, k: d.month == 4))
+    march = sum(prices(lambda d, c, k: d.month == 3))
+    # the value is the combine step's arithmetic, whatever the reader wrote
+    assert out["value"] == pytest.approx(april - march) and out["unit"] == "EUR"
+    assert out["steps"][2]["tool"] == "combine" and out["steps"][2]["cost"] == 0
+    assert "Combine" in model.prompts[3]
+    model = structured(
+        [
+            _j({"steps": [{"goal": "cafe totals", "tool": "rank"}]}),
+            _j(spend | {"group_by": "cafe", "order": "desc", "result_budget": 3}),
+            READER,
+        ]
+    )
+    out = _run_model(mem, model, "Which cafe costs me the most overall?")
+    rows = out["steps"][0]["result"]["rows"]
+    assert [r["group"] for r in rows][:1] == [
+        max(CAFES, key=lambda c: sum(prices(lambda d, cc, k: cc == c)))
+    ]
+    assert out["steps"][0]["cost"] == len(rows) == 3
+
+
+# -- group-by on every engine; hostile arguments never reach the database --------
+def test_group_by_columns_and_buckets(mem):
+    table = next(t.table_name for t in mem.tables if t.column("price"))
+    res = mem.compute(
+        {
+            "table": table,
+            "operator": "count",
+            "group_by": "month",
+        }
+    )
+    assert [(g["group"], g["value"]) for g in res.groups] == [
+        ("2026-03-01", len(prices(lambda d, c, k: d.month == 3))),
+        ("2026-04-01", len(prices(lambda d, c, k: d.month == 4))),
+    ]
+    res = mem.compute(
+        {
+            "table": table,
+            "operator": "avg",
+            "target_column_expression": "price",
+            "group_by": "drink",
+            "order": "asc",
+            "optional_column_filters": [{"column": "cafe", "op": "=", "value": "Nero"}],
+        }
+    )
+    want = {}
+    for k in set(DRINKS):
+        got = prices(lambda d, c, kk, k=k: c == "Nero" and kk == k)
+        if got:
+            want[k] = sum(got) / len(got)
+    assert [g["group"] for g in res.groups] == sorted(want, key=lambda k: (want[k], k))
+    for g in res.groups:
+        assert g["value"] == pytest.approx(want[g["group"]])
+        assert len(g["sources"]) == min(20, g["row_count"])
+    ranked = mem.rank(
+        {
+            "table": table,
+            "group_by": "week",
+            "operator": "sum",
+            "target_column_expression": "price",
+            "result_budget": 1,
+        }
+    )
+    assert len(ranked.rows) == 1 and ranked.truncated and ranked.group_by == "time:week"
+
+
+@pytest.mark.parametrize(
+    "evil",
+    [
+        "cafe; DROP TABLE adamm_rounds; --",
+        "week'); DELETE FROM adamm_rounds; --",
+        "time",
+        "1 OR 1=1",
+        "date_trunc('day', time)",
+    ],
+)
+def test_hostile_group_by_runs_no_sql(mem, evil, monkeypatch):
+    table = next(t.table_name for t in mem.tables if t.column("price"))
+    executed = []
+    real = mem.db.fetchall
+    monkeypatch.setattr(
+        mem.db,
+        "fetchall",
+        lambda sql, params=None: executed.append(sql) or real(sql, params),
+    )
+    for call in (mem.compute, mem.rank):
+        with pytest.raises(ToolInputError):
+            call(
+                {
+                    "table": table,
+                    "operator": "sum",
+                    "target_column_expression": "price",
+                    "group_by": evil,
+                }
+            )
+    assert executed == []
+    with pytest.raises(ToolInputError):
+        mem.compute(
+            {
+                "table": table,
+                "operator": "latest",
+                "target_column_expression": "price",
+                "group_by": "cafe",
+            }
+        )
+    monkeypatch.undo()
+    assert mem.db.fetchall("SELECT count(*) FROM adamm_rounds")[0][0] > 0

@@ -91,6 +91,11 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+_META_EVENT = re.compile(
+    r"\b(?:start(?:ed|ing)?|began|begun|beginning)\s+(?:to\s+)?(?:log|track|record|"
+    r"keep|us|writ|not)\w*"
+)
+"""Events that are the log itself ("since I started logging"): they bound nothing."""
 _DAY_OF_RE = re.compile(
     r"\b(?:on\s+)?the\s+day\s+(?:of\s+|when\s+|that\s+)?"
     r"(?P<e1>(?:i|we|my|our|the)\b.+?)" + _CLAUSE_END
@@ -199,8 +204,15 @@ class ComposedPlan:
 
 
 # -- reading the parts -------------------------------------------------------------
-def _clean_event(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip(" ,.?!;")
+_TRAILING_VERB = re.compile(r"\s+(?:take|last|cost|go|come|cover|run|get|make)$")
+"""The main verb a "how long did ... take" question ends with, after the event."""
+
+
+def _clean_event(text: str, question: str = "") -> str:
+    event = re.sub(r"\s+", " ", text).strip(" ,.?!;")
+    if re.match(r"^(?:how|what|when|where|which)\b.*\bdid\b", question):
+        event = _TRAILING_VERB.sub("", event)
+    return event
 
 
 def find_anchors(text: str) -> tuple[list[Anchor], str]:
@@ -223,7 +235,7 @@ def find_anchors(text: str) -> tuple[list[Anchor], str]:
             if kind == "between":
                 a = Anchor(
                     "between",
-                    [_clean_event(m.group("e1")), _clean_event(m.group("e2"))],
+                    [_clean_event(m.group("e1")), _clean_event(m.group("e2"), text)],
                     m.group(0),
                 )
             elif kind == "window":
@@ -242,7 +254,7 @@ def find_anchors(text: str) -> tuple[list[Anchor], str]:
                 ).startswith("leading")
                 a = Anchor(
                     "window_before" if before else "window_after",
-                    [_clean_event(m.group("e1"))],
+                    [_clean_event(m.group("e1"), text)],
                     m.group(0),
                     days,
                 )
@@ -258,8 +270,12 @@ def find_anchors(text: str) -> tuple[list[Anchor], str]:
                     "till": "until",
                     "up to": "until",
                 }.get(word, "since")
-                a = Anchor(kind_of, [_clean_event(m.group("e1"))], m.group(0))
-            anchors.append(a)
+                a = Anchor(kind_of, [_clean_event(m.group("e1"), text)], m.group(0))
+            if not any(_META_EVENT.search(e) for e in a.events):
+                anchors.append(a)
+            else:  # "since I started logging": every record, no bound
+                rest = rest.replace(m.group(0), " ", 1)
+                continue
             rest = rest.replace(m.group(0), " ", 1)
     for i, dr in enumerate(dates):
         rest = rest.replace(f"\x01{i}\x01", dr.text)
@@ -947,22 +963,27 @@ class Composer:
         anchors, rest = find_anchors(q)
         noun = None
         form = "group"
+        aggregate = bool(
+            _SUM_CUES.search(q)
+            or _AVG_CUES.search(q)
+            or _COUNT_CUES.search(q)
+            or set(words(q)) & _MONEY_VERBS
+        )
         if which is not None and (_MOST_RE.search(q) or _LEAST_RE.search(q)):
             noun = which.group("noun")
-            if noun in ("day", "date") and not (
-                _SUM_CUES.search(q)
-                or _AVG_CUES.search(q)
-                or _COUNT_CUES.search(q)
-                or set(words(q)) & _MONEY_VERBS
-            ):
-                return None  # "which day had the highest X": one row, Rank as before
+            if not aggregate and noun not in ("week", "month", "year"):
+                # "which cafe made my most caffeinated drink", "which day had the
+                # highest X": one record, the Rank of rows as before
+                return None
         elif superlative is not None:
             noun = superlative.group("noun") or superlative.group("noun2")
             form = "value"
         elif (
             each is not None
             and each.group("noun") not in ("day", "night")
-            and not re.search(r"\bper\s+\w+\s*$", q.split(" than ")[0])
+            # "per drink" may mean each record; "per week" and "for each cafe"
+            # name groups
+            and (each.group("noun") in BUCKETS or not each.group(0).startswith("per"))
         ):
             noun = each.group("noun")
             form = "list"

@@ -35,6 +35,7 @@ from langgraph_adamm.planning.dates import (
     DateRange,
     find_date_range,
     find_date_ranges,
+    fix_month_spelling,
     unread_period,
 )
 from langgraph_adamm.planning.rules import (
@@ -63,9 +64,12 @@ _CLAUSE_END = (
     r"\bversus\b|\bin\s+total\b|\boverall\b|\bon\s+average\b|\baltogether\b|$))"
 )
 _EVENT_START = (
-    r"(?:i|we|my|our|the|you|he|she|they|it|me|us|a|an|his|her|their|moving|"
-    r"starting|getting|having|being|leaving|going|coming|finishing|joining)\b"
+    r"(?!(?:then|that|this|now|so|and|or|than|then|on|in|at|of|to|for|with)\b)"
+    r"[a-z][a-z'-]*\b"
 )
+"""Any word may open an event clause ("before signing up", "after quitting
+sugar", "since exams started"); dates are read before events, so "since March 5"
+never gets here."""
 _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
     (
         "between",
@@ -80,6 +84,13 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:in|during|over|for)?\s*the\s+(?:(?P<n>\d+|a|one|two|three|four|"
             r"five|ten)\s+)?(?P<unit>days?|weeks?|months?)\s+(?P<dir>before|after|"
             rf"following|leading\s+up\s+to|prior\s+to)\s+(?P<e1>{_EVENT_START}.*?)"
+            + _CLAUSE_END
+        ),
+    ),
+    (
+        "span",
+        re.compile(
+            rf"\b(?:during|while|throughout)\s+(?P<e1>{_EVENT_START}.*?)"
             + _CLAUSE_END
         ),
     ),
@@ -232,7 +243,9 @@ def find_anchors(text: str) -> tuple[list[Anchor], str]:
             m = regex.search(rest)
             if m is None:
                 break
-            if kind == "between":
+            if kind == "span":
+                a = Anchor("span", [_clean_event(m.group("e1"), text)], m.group(0))
+            elif kind == "between":
                 a = Anchor(
                     "between",
                     [_clean_event(m.group("e1")), _clean_event(m.group("e2"), text)],
@@ -283,6 +296,11 @@ def find_anchors(text: str) -> tuple[list[Anchor], str]:
             a.events = [e.replace(f"\x01{i}\x01", dr.text) for e in a.events]
             a.text = a.text.replace(f"\x01{i}\x01", dr.text)
     return anchors, " ".join(rest.split())
+
+
+def _spans(anchors: list[Anchor]) -> bool:
+    """Whether a period is told as a stretch ("during the exam period")."""
+    return any(a.kind == "span" for a in anchors)
 
 
 def anchor_filters(
@@ -362,9 +380,8 @@ def _unused_names(
             )
         ).lower()
         card = context.table(args["table"])
-        if card is not None:
+        if card is not None:  # a name used as a filter value, or naming the table
             used_text += " " + card.name + " " + " ".join(c.name for c in card.columns)
-            used_text += " " + " ".join(v for c in card.columns for v in c.values)
             used_text = used_text.lower()
     unused = []
     for name in _names_in(question):
@@ -404,6 +421,31 @@ def _measure_words(text: str, table: str, context: PlanningContext) -> str:
     return " ".join(dict.fromkeys(left))
 
 
+def _names_table(
+    text: str, question: str, call: AnalyticCall, context: PlanningContext
+) -> bool:
+    """Whether a question names its table at all.
+
+    Its name, a column, a value or a word of how its records were written all
+    count. A table that no word of the question chose, with a target the
+    planner had to guess, does not answer it.
+    """
+    card = context.table(call.arguments["table"])
+    if card is None:
+        return False
+    known = {
+        stem(w)
+        for t in [card.name, *(c.name for c in card.columns), *card.examples]
+        + [v for c in card.columns for v in c.values]
+        for w in words(t)
+    }
+    asked = {stem(w) for w in words(text + " " + question) if w not in STOPWORDS}
+    return bool(asked & known) or any(
+        f.get("column") != "time"
+        for f in call.arguments.get("optional_column_filters") or []
+    )
+
+
 def _period_sides(a: str, b: str) -> tuple[str, str, str]:
     """Two sides cut to their period phrases, and the measure words they held.
 
@@ -431,6 +473,8 @@ def _measure_operator(text: str, column: ColumnCard | None, counted: bool) -> st
     """The aggregate a comparison or group question means when it names none."""
     if _AVG_CUES.search(text):
         return "avg"
+    if _amount_words(text):
+        return "sum"  # "the most hours", "how many km": an amount, not records
     if _COUNT_CUES.search(text) or counted:
         return "count"
     if _SUM_CUES.search(text) or set(words(text)) & _MONEY_VERBS:
@@ -453,6 +497,18 @@ def _measure_operator(text: str, column: ColumnCard | None, counted: bool) -> st
     return "avg"
 
 
+def _amount_words(text: str) -> bool:
+    """Whether a question counts an amount in units ("the most hours", "most km")."""
+    from langgraph_adamm.analytic.values import canonical_unit
+
+    for w in words(text):
+        if w in ("hours", "minutes", "mins", "km", "kilometres", "kilometers", "miles"):
+            return True
+        if len(w) > 2 and w.endswith("s") and canonical_unit(w) is not None:
+            return True
+    return False
+
+
 def _names_plural(text: str, column: str) -> bool:
     """Whether a question names a column in the plural ("pages" for pages)."""
     last = stem(words(column)[-1]) if words(column) else ""
@@ -468,7 +524,7 @@ def _column_of(plan: RulePlan, context: PlanningContext) -> ColumnCard | None:
 
 
 _TOP_GROUP_RE = re.compile(
-    r"\b(?:at|of|on|for|in|from|with)?\s*(?:the|my)\s+(?P<noun>[a-z]+)\s+"
+    r"\b(?:at|of|on|for|in|from|with)?\s*(?:the|my)\s+(?:[a-z]+\s+)?(?P<noun>[a-z]+)\s+"
     r"(?:(?:where|that|which)\s+)?(?:i|i've|i'm|we|we've)\b(?P<rel>[^?,]*?)"
     r"\b(?P<sup>most\s+often|most\s+frequently|the\s+most|most|least\s+often|"
     r"the\s+least|least)\b(?:\s+(?:at|to|on|from|in|with))?"
@@ -524,9 +580,11 @@ class Composer:
         self, question: str, now: datetime | date, context: PlanningContext
     ) -> tuple[ComposedPlan, RulePlan]:
         """The plan for a question; the single-operator plan when nothing composes."""
-        q = " ".join(_fold(question).lower().split())
+        q = " ".join(fix_month_spelling(_fold(question)).lower().split())
         out = ComposedPlan()
-        composed = self._compare(question, q, now, context, out)
+        composed = self._either(question, q, now, context, out)
+        if composed is None:
+            composed = self._compare(question, q, now, context, out)
         if composed is None:
             composed = self._of_top_group(question, q, now, context, out)
         if composed is None:
@@ -542,7 +600,12 @@ class Composer:
             self._check_rest(question, q, single, context, out)
             anchors, _ = find_anchors(q)
             for anchor in anchors:  # an anchor no composition could use
-                out.unresolved.append(f"'{anchor.text.strip()}' (not used)")
+                why = (
+                    "a period between two events, not resolved offline"
+                    if anchor.kind == "span"
+                    else "not used"
+                )
+                out.unresolved.append(f"'{anchor.text.strip()}' ({why})")
         return out, single
 
     # -- anchored --------------------------------------------------------------------
@@ -587,7 +650,7 @@ class Composer:
         out: ComposedPlan,
     ) -> RulePlan | None:
         anchors, rest = find_anchors(q)
-        if not anchors:
+        if not anchors or _spans(anchors):
             return None
         plan = self._map(rest, now, context)
         if plan.analytic is None and plan.intent.operator is None:
@@ -630,6 +693,12 @@ class Composer:
             and call.arguments.get("operator") != "count"
         ):
             measure = _measure_words(left, call.arguments["table"], context)
+            if not measure and not _names_table(left, question, call, context):
+                measure = " ".join(
+                    w
+                    for w in words(left)
+                    if w not in STOPWORDS and stem(w) not in _OPERATOR_STEMS
+                )
             if measure:
                 out.unresolved.append(
                     f"the quantity '{measure}' (no column of "
@@ -736,6 +805,8 @@ class Composer:
                 )
             ]
         anchor = anchors[0]
+        if anchor.kind == "span":
+            return None
         if anchor.events[0] in _PRONOUN_EVENT:  # "... than in the week before it"
             others, _ = find_anchors(other)
             if not others or others[0].events[0] in _PRONOUN_EVENT:
@@ -751,6 +822,63 @@ class Composer:
                     return anchor_filters(anchor, i, now)
         first = self._locate_steps(out, anchor)
         return anchor_filters(anchor, first, now)
+
+    def _either(
+        self,
+        question: str,
+        q: str,
+        now: datetime | date,
+        context: PlanningContext,
+        out: ComposedPlan,
+    ) -> RulePlan | None:
+        """Which of two values of one column wins ("more at A or B?").
+
+        "Did I spend more at Pizza Nostra or Golden Wok", "which have I studied
+        more, pharmacology or biochemistry": a grouped Rank over just those two
+        values, answered with the winner's name.
+        """
+        if not re.search(r"\bor\b", q) or not re.search(
+            rf"\b(?:{_COMPARE_WORDS}|most|least)\b", q
+        ):
+            return None
+        plan = self._map(q, now, context, values_only=True)
+        if plan.analytic is None:
+            plan = self._map(q, now, context, values_only=True, operator="sum")
+        analytic = plan.analytic
+        if analytic is None:
+            return None
+        filters = list(analytic.arguments.get("optional_column_filters") or [])
+        pair = [
+            f
+            for f in filters
+            if f.get("op") == "in"
+            and isinstance(f.get("value"), list)
+            and len(f["value"]) == 2
+        ]
+        if not pair:
+            return None
+        card = context.table(analytic.arguments["table"])
+        target = analytic.arguments.get("target_column_expression")
+        column = card.column(target) if card is not None and target else None
+        op = _measure_operator(q, column, column is None)
+        less = bool(re.search(rf"\b(?:{'|'.join(sorted(_LESS_WORDS))}|least)\b", q))
+        args: dict[str, Any] = {
+            "table": analytic.arguments["table"],
+            "group_by": pair[0]["column"],
+            "operator": op,
+            "order": "asc" if less else "desc",
+            "optional_column_filters": filters,
+            "result_budget": 2,
+        }
+        if op != "count" and target:
+            args["target_column_expression"] = target
+        values = " or ".join(str(v) for v in pair[0]["value"])
+        out.plan.append({"goal": f"which of {values} by {op}", "tool": "rank"})
+        out.drafts.append({"tool": "rank", "arguments": args})
+        out.answer_form = "group"
+        self._check_rest(question, q, plan, context, out)
+        out.notes.extend(plan.notes)
+        return plan
 
     def _compare(
         self,
@@ -878,6 +1006,8 @@ class Composer:
             return None
         rest = " ".join((q[: m.start()] + " " + q[m.end() :]).split())
         anchors, bare = find_anchors(rest)
+        if _spans(anchors):
+            return None
         plan = self._map(bare, now, context)
         if plan.analytic is None or plan.analytic.tool != "compute":
             return None
@@ -894,6 +1024,12 @@ class Composer:
             ),
             None,
         )
+        if col is None:  # "the place I pay most often": a synonym of a column
+            col = self.planner._which_column(
+                dataclasses.replace(plan.intent, which_word=noun),
+                None,  # type: ignore[arg-type]
+                [c for c in card.columns if c.sql_type == "VARCHAR"],
+            )
         if col is None:
             return None
         rel = m.group("rel")
@@ -961,6 +1097,8 @@ class Composer:
         each = _GROUP_EACH_RE.search(q)
         superlative = _SUPERLATIVE_NOUN_RE.search(q)
         anchors, rest = find_anchors(q)
+        if _spans(anchors):
+            return None
         noun = None
         form = "group"
         aggregate = bool(
@@ -968,6 +1106,7 @@ class Composer:
             or _AVG_CUES.search(q)
             or _COUNT_CUES.search(q)
             or set(words(q)) & _MONEY_VERBS
+            or _amount_words(q)
         )
         if which is not None and (_MOST_RE.search(q) or _LEAST_RE.search(q)):
             noun = which.group("noun")
@@ -1029,7 +1168,7 @@ class Composer:
         column = card.column(target) if target else None
         counted = bool(
             re.search(
-                r"\b(?:order|buy|bought|get|got|have|had|visit|go|went|drink|drank)\b",
+                r"\b(?:order|ordered|buy|bought|visit|visited|go|went|drink|drank)\b",
                 q,
             )
         ) and not (set(words(q)) & _MONEY_VERBS)

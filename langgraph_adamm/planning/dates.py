@@ -130,6 +130,28 @@ def _parse_day(text: str, today: date, *, anchor: date | None = None) -> date | 
     return None
 
 
+_MONTH_NAMES = [m.lower() for m in calendar.month_name if m]
+
+
+def fix_month_spelling(text: str) -> str:
+    """Month names as people mistype them ("febuary", "septmber") spelled right.
+
+    Only words of five letters or more that are close to one month name (and
+    to no other word the rules read) are changed.
+    """
+    import difflib
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        if low in MONTHS or len(low) < 5:
+            return word
+        close = difflib.get_close_matches(low, _MONTH_NAMES, n=1, cutoff=0.8)
+        return close[0] if close else word
+
+    return re.sub(r"[A-Za-z]{5,}", fix, text)
+
+
 def _month_number(token: str) -> int | None:
     word = token.strip().lower().rstrip(".")
     if word in MONTHS:
@@ -223,7 +245,15 @@ def unread_period(text: str) -> str | None:
 
 
 def _between(match: re.Match[str], today: date) -> tuple[date, date] | None:
-    first = _parse_day(match.group("a"), today)
+    a, b = match.group("a"), match.group("b")
+    if re.fullmatch(rf"(?:the\s+)?\d{{1,2}}{_ORD}", a.strip()) and re.search(_MON, b):
+        # "between the 3rd and the 17th of February": the month is said once
+        second = _parse_day(b, today)
+        if second is None:
+            return None
+        first = _parse_day(a, today, anchor=second)
+        return (first, second) if first is not None else None
+    first = _parse_day(a, today)
     if first is None:
         return None
     second = _parse_day(match.group("b"), today, anchor=first)

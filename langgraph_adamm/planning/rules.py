@@ -31,7 +31,11 @@ from langgraph_adamm.planning.context import (
     TableCard,
     cached,
 )
-from langgraph_adamm.planning.dates import DateRange, find_date_range
+from langgraph_adamm.planning.dates import (
+    DateRange,
+    find_date_range,
+    fix_month_spelling,
+)
 from langgraph_adamm.planning.text import (
     STOPWORDS,
     initials,
@@ -269,7 +273,7 @@ def _conditions(rest: str) -> list[Condition]:
 
 def read_intent(question: str, now: datetime | date) -> Intent:
     """The operator, answer form, date range and conditions of a question."""
-    q = " ".join(question.lower().split())
+    q = " ".join(fix_month_spelling(question).lower().split())
     date_range = find_date_range(q, now)
     rest = q.replace(date_range.text.lower(), " ") if date_range else q
     conditions = _conditions(rest)
@@ -431,6 +435,31 @@ def _value_in(text: str, value: str) -> bool:
     return False
 
 
+def _leading_names(text: str, values: tuple[str, ...]) -> list[str]:
+    """Values a question names by their first words only.
+
+    "Moss Side" names "Moss Side Leisure Centre" and "Texaco" names "Texaco
+    Glasnevin" when no other value of the column begins so.
+    """
+    found = []
+    have = words(text)
+    for v in values:
+        vw = words(v)
+        if len(vw) < 2:
+            continue
+        for n in range(len(vw) - 1, 0, -1):
+            lead = vw[:n]
+            if n == 1 and (len(lead[0]) < 5 or lead[0] in STOPWORDS):
+                continue
+            starts = [o for o in values if words(o)[:n] == lead]
+            if len(starts) != 1:
+                continue
+            if any(have[i : i + n] == lead for i in range(len(have) - n + 1)):
+                found.append(v)
+                break
+    return found
+
+
 _CALENDAR_WORDS = frozenset(
     "day days night nights week weeks month months year years d".split()
 )
@@ -446,11 +475,13 @@ def _unit_hint(q: _Question, col: ColumnCard) -> float:
     hinted += [
         _COMPARATIVE_DIMENSION[w] for w in q.words if w in _COMPARATIVE_DIMENSION
     ]
+    best = 0.0
     for w in hinted:
         unit = _unit_of(w)
         if unit is not None and convertible(unit, col.unit):
-            return 0.6
-    return 0.0
+            # "how many km": km over a column of metres, both lengths
+            best = max(best, 0.7 if unit == col.unit else 0.6)
+    return best
 
 
 def _plausible(cond: Condition, col: ColumnCard) -> bool:
@@ -568,6 +599,11 @@ class RulePlanner:
         for col in table.columns:
             if col.sql_type == "VARCHAR" and col.values:
                 hits = [v for v in col.values if _value_in(text, v)]
+                hits += [
+                    v
+                    for v in _leading_names(text, col.values)
+                    if v not in hits and not any(v.lower() in h.lower() for h in hits)
+                ]
                 # a longer value that contains a shorter one wins ("cafe luna" > "cafe")
                 hits = [
                     h

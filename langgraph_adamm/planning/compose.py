@@ -90,8 +90,7 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
     (
         "span",
         re.compile(
-            rf"\b(?:during|while|throughout)\s+(?P<e1>{_EVENT_START}.*?)"
-            + _CLAUSE_END
+            rf"\b(?:during|while|throughout)\s+(?P<e1>{_EVENT_START}.*?)" + _CLAUSE_END
         ),
     ),
     (
@@ -243,6 +242,12 @@ def find_anchors(text: str) -> tuple[list[Anchor], str]:
             m = regex.search(rest)
             if m is None:
                 break
+            if kind == "span" and (
+                _MOST_RE.search(m.group("e1")) or _LEAST_RE.search(m.group("e1"))
+            ):
+                # "during my longest session": a record the Rank finds, no stretch
+                rest = rest.replace(m.group(0), m.group(0).replace("during", "in"), 1)
+                continue
             if kind == "span":
                 a = Anchor("span", [_clean_event(m.group("e1"), text)], m.group(0))
             elif kind == "between":

@@ -147,6 +147,12 @@ _TIME_STEMS = frozenset(
 """Stems that make "spent" a matter of time ("spent the most time reading")."""
 _GUESSED_TARGET = 0.2
 """The match score of a target no question word names (the only number left)."""
+_WEAK_TARGET = 0.35
+"""Below this the target was guessed or matched only loosely by embedding
+similarity (cosine under 0.7): the answer must check that the question names
+the table at all."""
+LEAD_WEIGHT = 1.0
+"""How much a question naming a table's records by their own words counts."""
 TABLE_NAME_WEIGHT = 1.0
 """How much a question naming a table ("sleep" for sleep_log) counts."""
 CONTEXT_WEIGHT = 0.2
@@ -435,6 +441,43 @@ def _value_in(text: str, value: str) -> bool:
     return False
 
 
+def _lead_words(table: TableCard) -> set[str]:
+    """The words a table's records are written with, beside labels and values.
+
+    "Swim watch summary. Swim | Pool: ... | Lengths: 33" gives swim, watch,
+    summary: what the user calls these records, which the attribute-named
+    table (lengths_pool_log) does not say.
+    """
+    taken = {w for c in table.columns for w in words(c.name)}
+    taken |= {w for c in table.columns for v in c.values for w in words(v)}
+    lead: set[str] = set()
+    for example in table.examples:
+        for w in words(example):
+            if w.isalpha() and len(w) > 2 and w not in taken and w not in STOPWORDS:
+                if _unit_of(w) is None:
+                    lead.add(w)
+    return lead
+
+
+def _lead_score(q: _Question, table: TableCard) -> float:
+    """How many of a question's words are among a table's record words (0..1)."""
+    lead = _lead_words(table)
+    if not lead:
+        return 0.0
+    prefixes = {w[:5] for w in lead if len(w) >= 5}
+    hits = 0
+    for w in set(q.words):
+        if w in STOPWORDS or w in _OPERATOR_TOKENS:
+            continue
+        if (
+            w in lead
+            or stem(w) in {stem(x) for x in lead}
+            or (len(w) >= 5 and w[:5] in prefixes)
+        ):
+            hits += 1
+    return min(1.0, 0.5 * hits)
+
+
 def _leading_names(text: str, values: tuple[str, ...]) -> list[str]:
     """Values a question names by their first words only.
 
@@ -674,6 +717,8 @@ class RulePlanner:
                 )
         name_score = _name_score(q, table.name)
         score += TABLE_NAME_WEIGHT * name_score
+        lead = _lead_score(q, table)
+        score += LEAD_WEIGHT * lead
         answer_column = None
         if intent.answer == "column":
             candidates = [c for c in table.columns if c.sql_type == "VARCHAR"]
@@ -708,7 +753,7 @@ class RulePlanner:
             if target is None:
                 return None
             score += 2.0 * t_score
-            guessed = t_score <= _GUESSED_TARGET and not money
+            guessed = t_score < _WEAK_TARGET and not money
             op = self._operator_for(intent, op, target)
         else:
             # what is counted: a table the question names, or whose values,
@@ -727,7 +772,7 @@ class RulePlanner:
                     for text in [_columns_text(table), *table.examples]
                 )
                 score += 2.0 * related
-            if not (used or name_score or col_names or related >= 0.3):
+            if not (used or name_score or col_names or lead or related >= 0.3):
                 return None  # nothing says these are the records counted
         return _Mapping(
             table, op, score, filters, target, answer_column, notes, guessed

@@ -394,11 +394,25 @@ def _group_target(q: _Query, operator: str, expression: str | None) -> _Target |
     return q.expression(expression, numeric_only=operator != "count")
 
 
+def _groups_of(
+    q: _Query,
+    operator: str,
+    expression: str | None,
+    group_by: str,
+    order: Literal["desc", "asc"] | None,
+    budget: int,
+) -> tuple[str, list[dict[str, Any]], int, bool, str | None]:
+    """Grouped values with their label, count, cut flag and unit."""
+    target = _group_target(q, operator, expression)
+    label, groups, total, cut = grouped(q, operator, target, group_by, order, budget)
+    unit = target.unit if target is not None and operator != "count" else None
+    return label, groups, total, cut, unit
+
+
 def _rank_groups(q: _Query, a: RankArgs) -> RowsResult:
     assert a.group_by is not None
-    target = _group_target(q, a.operator, a.target_column_expression)
-    label, groups, total, cut = grouped(
-        q, a.operator, target, a.group_by, a.order, a.result_budget
+    label, groups, total, cut, unit = _groups_of(
+        q, a.operator, a.target_column_expression, a.group_by, a.order, a.result_budget
     )
     return RowsResult(
         table=q.table.table_name,
@@ -407,25 +421,25 @@ def _rank_groups(q: _Query, a: RankArgs) -> RowsResult:
         truncated=cut,
         group_by=label,
         operator=a.operator,
-        unit=target.unit if target is not None and a.operator != "count" else None,
+        unit=unit,
     )
 
 
 def _compute_groups(q: _Query, a: ComputeArgs) -> ComputeResult:
     assert a.group_by is not None
-    target = _group_target(q, a.operator, a.target_column_expression)
-    label, groups, total, cut = grouped(
-        q, a.operator, target, a.group_by, a.order, a.result_budget
+    label, groups, total, cut, unit = _groups_of(
+        q, a.operator, a.target_column_expression, a.group_by, a.order, a.result_budget
     )
-    rows = [{"group": g["group"], "sources": g["sources"]} for g in groups]
     return ComputeResult(
         table=q.table.table_name,
         operator=a.operator,
         expression=a.target_column_expression,
         value=None,
-        unit=target.unit if target is not None and a.operator != "count" else None,
+        unit=unit,
         row_count=sum(g["row_count"] for g in groups),
-        contributing_rows=rows,
+        contributing_rows=[
+            {"group": g["group"], "sources": g["sources"]} for g in groups
+        ],
         truncated=cut,
         group_by=label,
         groups=groups,

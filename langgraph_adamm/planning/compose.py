@@ -28,10 +28,33 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from langgraph_adamm.analytic.values import convertible
-from langgraph_adamm.planning.context import ColumnCard, PlanningContext
+from langgraph_adamm.planning.anchors import (
+    ANCHOR_BUDGET,
+    PRONOUN_EVENT,
+    Anchor,
+    anchor_filters,
+    find_anchors,
+    has_span,
+)
+from langgraph_adamm.planning.context import PlanningContext
+from langgraph_adamm.planning.cues import (
+    AVG_CUES,
+    COMPARE_WORDS,
+    COUNT_CUES,
+    LEAST_RE,
+    LESS_WORDS,
+    MONEY_VERBS,
+    MOST_RE,
+    OPERATOR_STEMS,
+    SUM_CUES,
+    amount_words,
+    column_of,
+    measure_operator,
+    measure_words,
+    names_table,
+    unused_names,
+)
 from langgraph_adamm.planning.dates import (
-    MONTHS,
     DateRange,
     find_date_range,
     find_date_ranges,
@@ -46,79 +69,8 @@ from langgraph_adamm.planning.rules import (
 )
 from langgraph_adamm.planning.text import STOPWORDS, stem, words
 
-_OPERATOR_STEMS = frozenset(
-    stem(w)
-    for w in (
-        "average avg mean median total sum overall count number much many often "
-        "highest lowest most least max min first last latest change typical day "
-        "days week weeks month months year times record records value values "
-        "usual usually normally generally typically far long"
-    ).split()
-)
-"""Words of a question that ask how, not what: never a missing quantity."""
-ANCHOR_BUDGET = 3
-"""Events an anchoring EventLocate returns (each costs 1 of the shared budget)."""
-_N_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
-_CLAUSE_END = (
-    r"(?=\s*(?:[?.!,;:]|\s[-–—]\s|\bthan\b|\bthen\b|\bcompared\b|\bvs\.?\b|"
-    r"\bversus\b|\bin\s+total\b|\boverall\b|\bon\s+average\b|\baltogether\b|$))"
-)
-_EVENT_START = (
-    r"(?!(?:then|that|this|now|so|and|or|than|then|on|in|at|of|to|for|with)\b)"
-    r"[a-z][a-z'-]*\b"
-)
-"""Any word may open an event clause ("before signing up", "after quitting
-sugar", "since exams started"); dates are read before events, so "since March 5"
-never gets here."""
-_ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "between",
-        re.compile(
-            rf"\bbetween\s+(?P<e1>{_EVENT_START}.*?)\s+and\s+(?P<e2>{_EVENT_START}.*?)"
-            + _CLAUSE_END
-        ),
-    ),
-    (
-        "window",
-        re.compile(
-            r"\b(?:in|during|over|for)?\s*the\s+(?:(?P<n>\d+|a|one|two|three|four|"
-            r"five|ten)\s+)?(?P<unit>days?|weeks?|months?)\s+(?P<dir>before|after|"
-            rf"following|leading\s+up\s+to|prior\s+to)\s+(?P<e1>{_EVENT_START}.*?)"
-            + _CLAUSE_END
-        ),
-    ),
-    (
-        "span",
-        re.compile(
-            rf"\b(?:during|while|throughout)\s+(?P<e1>{_EVENT_START}.*?)" + _CLAUSE_END
-        ),
-    ),
-    (
-        "since",
-        re.compile(
-            r"\b(?P<dir>(?:ever\s+)?since|after|following|before|until|till|"
-            rf"prior\s+to|up\s+to)\s+(?P<e1>{_EVENT_START}.*?)" + _CLAUSE_END
-        ),
-    ),
-]
-_META_EVENT = re.compile(
-    r"\b(?:start(?:ed|ing)?|began|begun|beginning)\s+(?:to\s+)?(?:log|track|record|"
-    r"keep|us|writ|not)\w*"
-)
-"""Events that are the log itself ("since I started logging"): they bound nothing."""
-_DAY_OF_RE = re.compile(
-    r"\b(?:on\s+)?the\s+day\s+(?:of\s+|when\s+|that\s+)?"
-    r"(?P<e1>(?:i|we|my|our|the)\b.+?)" + _CLAUSE_END
-)
-_COMPARE_WORDS = (
-    r"more|less|fewer|higher|lower|longer|shorter|bigger|smaller|faster|slower|"
-    r"heavier|lighter|better|worse|further|farther|cheaper|pricier|greater"
-)
-_LESS_WORDS = frozenset(
-    "less fewer lower shorter smaller slower lighter worse cheaper".split()
-)
 _THAN_RE = re.compile(
-    rf"\b(?P<cmp>{_COMPARE_WORDS})\b(?P<mid>.*?)\b(?:than|then)\b(?P<b>.*)$"
+    rf"\b(?P<cmp>{COMPARE_WORDS})\b(?P<mid>.*?)\b(?:than|then)\b(?P<b>.*)$"
 )
 _UP_RE = re.compile(
     r"\b(?:go(?:ne)?|went|gone)\s+up\b|\bincreas\w*|\brise\b|\brose\b|\bgrow\w*|"
@@ -135,36 +87,12 @@ _VS_RE = re.compile(
     r"(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+(?P<b>.+?)$"
 )
 _SIDE_PREFIX = re.compile(r"^(?:in|during|over|on|at|for|from|between|the|of)\s+")
-_PRONOUN_EVENT = frozenset({"", "it", "that", "then", "this", "them", "there"})
-_MONEY_VERBS = frozenset(
-    "spend spent spending pay paid paying cost costs costed money expense expenses "
-    "expensive".split()
-)
-_COUNT_CUES = re.compile(
-    r"\bhow\s+many\b|\bnumber\s+of\b|\btimes\b|\boften\b|\bfrequent\w*|"
-    r"\bcount\b|\bvisits?\b"
-)
-_AVG_CUES = re.compile(
-    r"\baverage\b|\bavg\b|\bmean\b|\btypical\w*|\bper\s+(?:day|night)\b"
-)
-_SUM_CUES = re.compile(
-    r"\btotal\b|\bsum\b|\boverall\b|\baltogether\b|\bin\s+all\b|\bcombined\b|"
-    r"\bcumulative\b"
-)
 _GROUP_WHICH_RE = re.compile(
     r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+|my\s+)?)?(?P<noun>[a-z]+)"
     r"(?:\s+(?P<noun2>[a-z]+))?"
 )
 _GROUP_EACH_RE = re.compile(
     r"\b(?:per|each|every|by|for\s+each)\s+(?P<noun>day|week|month|year|[a-z]+)\b"
-)
-_MOST_RE = re.compile(
-    r"\b(?:most|highest|biggest|largest|max|maximum|top|greatest|longest|heaviest|"
-    r"furthest|farthest|best|priciest)\b"
-)
-_LEAST_RE = re.compile(
-    r"\b(?:least|lowest|smallest|fewest|min|minimum|shortest|lightest|worst|"
-    r"cheapest)\b"
 )
 _SUPERLATIVE_NOUN_RE = re.compile(
     r"\b(?:my|the)\s+(?:most|least)\s+(?:expensive|visited|frequent|used|"
@@ -178,25 +106,6 @@ BUCKETS = {
     "month": "month",
     "year": "year",
 }
-_NOT_NAMES = frozenset(
-    {"i", "i'm", "i've", "i'd", "ok", "okay", "hi", "hey"}
-    | set(MONTHS)
-    | {
-        d.lower()
-        for d in ("Monday Tuesday Wednesday Thursday Friday Saturday Sunday").split()
-    }
-)
-
-
-@dataclass
-class Anchor:
-    """A period bound told by an event ("since we moved")."""
-
-    kind: str
-    """since, after, before, until, between, window_before, window_after, day."""
-    events: list[str]
-    text: str
-    days: int = 0
 
 
 @dataclass
@@ -211,244 +120,6 @@ class ComposedPlan:
     notes: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
     composed: bool = False
-
-
-# -- reading the parts -------------------------------------------------------------
-_TRAILING_VERB = re.compile(r"\s+(?:take|last|cost|go|come|cover|run|get|make)$")
-"""The main verb a "how long did ... take" question ends with, after the event."""
-
-
-def _clean_event(text: str, question: str = "") -> str:
-    event = re.sub(r"\s+", " ", text).strip(" ,.?!;")
-    if re.match(r"^(?:how|what|when|where|which)\b.*\bdid\b", question):
-        event = _TRAILING_VERB.sub("", event)
-    return event
-
-
-def find_anchors(text: str) -> tuple[list[Anchor], str]:
-    """Event anchors in a (lower-cased) question, and the text without them."""
-    anchors: list[Anchor] = []
-    rest = text
-    # date phrases are no events: masked while anchors are read, then put back
-    dates = find_date_ranges(text, date(2026, 6, 30))
-    for i, dr in enumerate(dates):
-        rest = rest.replace(dr.text, f"\x01{i}\x01", 1)
-    m = _DAY_OF_RE.search(rest)
-    if m is not None and not re.search(r"\bday\s+(?:before|after)\b", m.group(0)):
-        anchors.append(Anchor("day", [_clean_event(m.group("e1"))], m.group(0)))
-        rest = rest.replace(m.group(0), " ")
-    for kind, regex in _ANCHOR_RES:
-        while True:
-            m = regex.search(rest)
-            if m is None:
-                break
-            if kind == "span" and (
-                _MOST_RE.search(m.group("e1")) or _LEAST_RE.search(m.group("e1"))
-            ):
-                # "during my longest session": a record the Rank finds, no stretch
-                rest = rest.replace(m.group(0), m.group(0).replace("during", "in"), 1)
-                continue
-            if kind == "span":
-                a = Anchor("span", [_clean_event(m.group("e1"), text)], m.group(0))
-            elif kind == "between":
-                a = Anchor(
-                    "between",
-                    [_clean_event(m.group("e1")), _clean_event(m.group("e2"), text)],
-                    m.group(0),
-                )
-            elif kind == "window":
-                n = m.group("n")
-                count = 1 if n is None else (int(n) if n.isdigit() else _N_WORDS[n])
-                unit = m.group("unit")
-                days = count * (
-                    7
-                    if unit.startswith("week")
-                    else 30
-                    if unit.startswith("month")
-                    else 1
-                )
-                before = m.group("dir") in ("before", "prior to") or m.group(
-                    "dir"
-                ).startswith("leading")
-                a = Anchor(
-                    "window_before" if before else "window_after",
-                    [_clean_event(m.group("e1"), text)],
-                    m.group(0),
-                    days,
-                )
-            else:
-                word = m.group("dir").replace("ever ", "")
-                kind_of = {
-                    "since": "since",
-                    "after": "since",
-                    "following": "since",
-                    "before": "before",
-                    "prior to": "before",
-                    "until": "until",
-                    "till": "until",
-                    "up to": "until",
-                }.get(word, "since")
-                a = Anchor(kind_of, [_clean_event(m.group("e1"), text)], m.group(0))
-            if not any(_META_EVENT.search(e) for e in a.events):
-                anchors.append(a)
-            else:  # "since I started logging": every record, no bound
-                rest = rest.replace(m.group(0), " ", 1)
-                continue
-            rest = rest.replace(m.group(0), " ", 1)
-    for i, dr in enumerate(dates):
-        rest = rest.replace(f"\x01{i}\x01", dr.text)
-        for a in anchors:
-            a.events = [e.replace(f"\x01{i}\x01", dr.text) for e in a.events]
-            a.text = a.text.replace(f"\x01{i}\x01", dr.text)
-    return anchors, " ".join(rest.split())
-
-
-def _spans(anchors: list[Anchor]) -> bool:
-    """Whether a period is told as a stretch ("during the exam period")."""
-    return any(a.kind == "span" for a in anchors)
-
-
-def anchor_filters(
-    anchor: Anchor, first_step: int, today: datetime | date | None = None
-) -> list[dict[str, Any]]:
-    """Time filters for an anchor whose events are located by steps from ``first_step``.
-
-    "Since E" ends at ``today`` (the question's time), as "since March 5" does.
-    """
-    ref = f"${first_step}.day"
-    if anchor.kind == "since":
-        if today is not None:
-            return [
-                {"column": "time", "op": "between", "value": [ref, today.isoformat()]}
-            ]
-        return [{"column": "time", "op": ">=", "value": ref}]
-    if anchor.kind == "before":
-        return [{"column": "time", "op": "<=", "value": ref + "-1"}]
-    if anchor.kind == "until":
-        return [{"column": "time", "op": "<=", "value": ref}]
-    if anchor.kind == "between":
-        return [
-            {
-                "column": "time",
-                "op": "between",
-                "value": [ref, f"${first_step + 1}.day"],
-            }
-        ]
-    if anchor.kind == "window_before":
-        return [
-            {
-                "column": "time",
-                "op": "between",
-                "value": [f"{ref}-{anchor.days}", f"{ref}-1"],
-            }
-        ]
-    if anchor.kind == "window_after":
-        return [
-            {
-                "column": "time",
-                "op": "between",
-                "value": [f"{ref}+1", f"{ref}+{anchor.days}"],
-            }
-        ]
-    return [{"column": "time", "op": "between", "value": [ref, ref]}]
-
-
-def _names_in(question: str) -> list[str]:
-    """Capitalised names in a question ("Blue Door"), not its first word."""
-    found = []
-    for m in re.finditer(r"(?<![\w'])([A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)", question):
-        name = m.group(1)
-        if m.start() == 0 or question[: m.start()].rstrip().endswith((".", "?", "!")):
-            first, _, more = name.partition(" ")
-            if not more:
-                continue
-            name = more
-        if name.lower() in _NOT_NAMES or name.lower().startswith(tuple(_NOT_NAMES)):
-            name = " ".join(w for w in name.split() if w.lower() not in _NOT_NAMES)
-        if name:
-            found.append(name)
-    return found
-
-
-def _unused_names(
-    question: str, plan: RulePlan | None, context: PlanningContext
-) -> list[str]:
-    """Names the question gives that no filter, table or column of the plan uses."""
-    used_text = ""
-    if plan is not None and plan.analytic is not None:
-        args = plan.analytic.arguments
-        used_text = " ".join(
-            str(v)
-            for f in args.get("optional_column_filters", [])
-            for v in (
-                f.get("value") if isinstance(f.get("value"), list) else [f.get("value")]
-            )
-        ).lower()
-        card = context.table(args["table"])
-        if card is not None:  # a name used as a filter value, or naming the table
-            used_text += " " + card.name + " " + " ".join(c.name for c in card.columns)
-            used_text = used_text.lower()
-    unused = []
-    for name in _names_in(question):
-        tokens = [stem(w) for w in words(name)]
-        if tokens and not all(t in {stem(w) for w in words(used_text)} for t in tokens):
-            unused.append(name)
-    return unused
-
-
-def _measure_words(text: str, table: str, context: PlanningContext) -> str:
-    """Words of a question that name another table's quantity (empty: none).
-
-    Used only when the planner took a table's one number for want of a named
-    one: "average total sleep" mapped onto a coffee table names "sleep", a
-    column of another table, which this one does not hold.
-    """
-    card = context.table(table)
-    if card is None:
-        return ""
-    here = {stem(w) for w in words(card.text())}
-    elsewhere = {
-        stem(w)
-        for other, _ in context.tables
-        if other.name != table
-        for name in [other.name, *(c.name for c in other.columns)]
-        for w in words(name)
-    }
-    skip = set(STOPWORDS) | _OPERATOR_STEMS
-    left = [
-        w
-        for w in words(text)
-        if w not in skip
-        and stem(w) not in skip
-        and stem(w) not in here
-        and stem(w) in elsewhere
-    ]
-    return " ".join(dict.fromkeys(left))
-
-
-def _names_table(
-    text: str, question: str, call: AnalyticCall, context: PlanningContext
-) -> bool:
-    """Whether a question names its table at all.
-
-    Its name, a column, a value or a word of how its records were written all
-    count. A table that no word of the question chose, with a target the
-    planner had to guess, does not answer it.
-    """
-    card = context.table(call.arguments["table"])
-    if card is None:
-        return False
-    known = {
-        stem(w)
-        for t in [card.name, *(c.name for c in card.columns), *card.examples]
-        + [v for c in card.columns for v in c.values]
-        for w in words(t)
-    }
-    asked = {stem(w) for w in words(text + " " + question) if w not in STOPWORDS}
-    return bool(asked & known) or any(
-        f.get("column") != "time"
-        for f in call.arguments.get("optional_column_filters") or []
-    )
 
 
 def _period_sides(a: str, b: str) -> tuple[str, str, str]:
@@ -474,60 +145,6 @@ def _period_sides(a: str, b: str) -> tuple[str, str, str]:
 
 
 # -- the operator for a measure ----------------------------------------------------
-def _measure_operator(text: str, column: ColumnCard | None, counted: bool) -> str:
-    """The aggregate a comparison or group question means when it names none."""
-    if _AVG_CUES.search(text):
-        return "avg"
-    if _amount_words(text):
-        return "sum"  # "the most hours", "how many km": an amount, not records
-    if _COUNT_CUES.search(text) or counted:
-        return "count"
-    if _SUM_CUES.search(text) or set(words(text)) & _MONEY_VERBS:
-        return "sum"
-    if (
-        column is not None
-        and column.unit
-        and (
-            convertible(column.unit, "km")
-            or convertible(column.unit, "EUR")
-            or column.unit in ("USD", "EUR", "GBP", "CHF", "JPY")
-        )
-    ):
-        return "sum"
-    if column is not None and (
-        re.search(r"step|count|calorie|kcal", column.name)
-        or _names_plural(text, column.name)
-    ):
-        return "sum"  # "read the most pages", "more steps": an amount
-    return "avg"
-
-
-def _amount_words(text: str) -> bool:
-    """Whether a question counts an amount in units ("the most hours", "most km")."""
-    from langgraph_adamm.analytic.values import canonical_unit
-
-    for w in words(text):
-        if w in ("hours", "minutes", "mins", "km", "kilometres", "kilometers", "miles"):
-            return True
-        if len(w) > 2 and w.endswith("s") and canonical_unit(w) is not None:
-            return True
-    return False
-
-
-def _names_plural(text: str, column: str) -> bool:
-    """Whether a question names a column in the plural ("pages" for pages)."""
-    last = stem(words(column)[-1]) if words(column) else ""
-    return any(w.endswith("s") and stem(w) == last and w != last for w in words(text))
-
-
-def _column_of(plan: RulePlan, context: PlanningContext) -> ColumnCard | None:
-    if plan.analytic is None:
-        return None
-    card = context.table(plan.analytic.arguments["table"])
-    target = plan.analytic.arguments.get("target_column_expression")
-    return card.column(target) if card is not None and target else None
-
-
 _TOP_GROUP_RE = re.compile(
     r"\b(?:at|of|on|for|in|from|with)?\s*(?:the|my)\s+(?:[a-z]+\s+)?(?P<noun>[a-z]+)\s+"
     r"(?:(?:where|that|which)\s+)?(?:i|i've|i'm|we|we've)\b(?P<rel>[^?,]*?)"
@@ -655,7 +272,7 @@ class Composer:
         out: ComposedPlan,
     ) -> RulePlan | None:
         anchors, rest = find_anchors(q)
-        if not anchors or _spans(anchors):
+        if not anchors or has_span(anchors):
             return None
         plan = self._map(rest, now, context)
         if plan.analytic is None and plan.intent.operator is None:
@@ -697,12 +314,12 @@ class Composer:
             and call.target_guessed
             and call.arguments.get("operator") != "count"
         ):
-            measure = _measure_words(left, call.arguments["table"], context)
-            if not measure and not _names_table(left, question, call, context):
+            measure = measure_words(left, call.arguments["table"], context)
+            if not measure and not names_table(left, question, call, context):
                 measure = " ".join(
                     w
                     for w in words(left)
-                    if w not in STOPWORDS and stem(w) not in _OPERATOR_STEMS
+                    if w not in STOPWORDS and stem(w) not in OPERATOR_STEMS
                 )
             if measure:
                 out.unresolved.append(
@@ -712,7 +329,7 @@ class Composer:
         period = unread_period(left)
         if period is not None:
             out.unresolved.append(f"the period '{period}' (not understood)")
-        for name in _unused_names(question, plan, context):
+        for name in unused_names(question, plan, context):
             if f"'{name}'" not in " ".join(out.unresolved):
                 out.unresolved.append(
                     f"'{name}' (no column value of the table matches it)"
@@ -725,7 +342,7 @@ class Composer:
         if m is not None:
             head = q[: m.start()]
             cmp_word = m.group("cmp")
-            how = "less" if cmp_word in _LESS_WORDS else "greater"
+            how = "less" if cmp_word in LESS_WORDS else "greater"
             if re.search(r"\bhow\s+(?:much|many)\s*$", head) or re.search(
                 r"\bhow\s+(?:much|many)\s+$", head + " "
             ):
@@ -793,7 +410,7 @@ class Composer:
             if word is None:
                 return None
             event = word.group(2).strip(" ?.!")
-            if event in _PRONOUN_EVENT:
+            if event in PRONOUN_EVENT:
                 others, _ = find_anchors(other)
                 if not others:
                     return None
@@ -812,9 +429,9 @@ class Composer:
         anchor = anchors[0]
         if anchor.kind == "span":
             return None
-        if anchor.events[0] in _PRONOUN_EVENT:  # "... than in the week before it"
+        if anchor.events[0] in PRONOUN_EVENT:  # "... than in the week before it"
             others, _ = find_anchors(other)
-            if not others or others[0].events[0] in _PRONOUN_EVENT:
+            if not others or others[0].events[0] in PRONOUN_EVENT:
                 return None
             anchor.events = list(others[0].events)
         # one event located once serves both sides ("before vs after the move")
@@ -843,7 +460,7 @@ class Composer:
         values, answered with the winner's name.
         """
         if not re.search(r"\bor\b", q) or not re.search(
-            rf"\b(?:{_COMPARE_WORDS}|most|least)\b", q
+            rf"\b(?:{COMPARE_WORDS}|most|least)\b", q
         ):
             return None
         plan = self._map(q, now, context, values_only=True)
@@ -865,8 +482,8 @@ class Composer:
         card = context.table(analytic.arguments["table"])
         target = analytic.arguments.get("target_column_expression")
         column = card.column(target) if card is not None and target else None
-        op = _measure_operator(q, column, column is None)
-        less = bool(re.search(rf"\b(?:{'|'.join(sorted(_LESS_WORDS))}|least)\b", q))
+        op = measure_operator(q, column, column is None)
+        less = bool(re.search(rf"\b(?:{'|'.join(sorted(LESS_WORDS))}|least)\b", q))
         args: dict[str, Any] = {
             "table": analytic.arguments["table"],
             "group_by": pair[0]["column"],
@@ -903,9 +520,9 @@ class Composer:
             probe = self._map(whole, now, context, operator="count", date_range=None)
         if probe.analytic is None or probe.analytic.tool != "compute":
             return None
-        column = _column_of(probe, context)
+        column = column_of(probe, context)
         counted = column is None or probe.analytic.arguments["operator"] == "count"
-        op = _measure_operator(q, column, counted and not _AVG_CUES.search(q))
+        op = measure_operator(q, column, counted and not AVG_CUES.search(q))
         base = self._map(measure, now, context, operator=op, date_range=None)
         if base.analytic is None:
             base = self._map(
@@ -1011,7 +628,7 @@ class Composer:
             return None
         rest = " ".join((q[: m.start()] + " " + q[m.end() :]).split())
         anchors, bare = find_anchors(rest)
-        if _spans(anchors):
+        if has_span(anchors):
             return None
         plan = self._map(bare, now, context)
         if plan.analytic is None or plan.analytic.tool != "compute":
@@ -1038,7 +655,7 @@ class Composer:
         if col is None:
             return None
         rel = m.group("rel")
-        money = bool(set(words(rel)) & _MONEY_VERBS) or "spent the most" in m.group(0)
+        money = bool(set(words(rel)) & MONEY_VERBS) or "spent the most" in m.group(0)
         money_cols = [
             c.name
             for c in card.columns
@@ -1102,18 +719,18 @@ class Composer:
         each = _GROUP_EACH_RE.search(q)
         superlative = _SUPERLATIVE_NOUN_RE.search(q)
         anchors, rest = find_anchors(q)
-        if _spans(anchors):
+        if has_span(anchors):
             return None
         noun = None
         form = "group"
         aggregate = bool(
-            _SUM_CUES.search(q)
-            or _AVG_CUES.search(q)
-            or _COUNT_CUES.search(q)
-            or set(words(q)) & _MONEY_VERBS
-            or _amount_words(q)
+            SUM_CUES.search(q)
+            or AVG_CUES.search(q)
+            or COUNT_CUES.search(q)
+            or set(words(q)) & MONEY_VERBS
+            or amount_words(q)
         )
-        if which is not None and (_MOST_RE.search(q) or _LEAST_RE.search(q)):
+        if which is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
             noun = which.group("noun")
             if not aggregate and noun not in ("week", "month", "year"):
                 # "which cafe made my most caffeinated drink", "which day had the
@@ -1176,14 +793,14 @@ class Composer:
                 r"\b(?:order|ordered|buy|bought|visit|visited|go|went|drink|drank)\b",
                 q,
             )
-        ) and not (set(words(q)) & _MONEY_VERBS)
-        op = _measure_operator(q, column, counted or column is None)
+        ) and not (set(words(q)) & MONEY_VERBS)
+        op = measure_operator(q, column, counted or column is None)
         filters = [
             f
             for f in analytic.arguments.get("optional_column_filters") or []
             if f.get("column") != group_by
         ]
-        order = "asc" if _LEAST_RE.search(q) and not _MOST_RE.search(q) else "desc"
+        order = "asc" if LEAST_RE.search(q) and not MOST_RE.search(q) else "desc"
         tool = "rank" if form != "list" else "compute"
         args: dict[str, Any] = {
             "table": card.name,

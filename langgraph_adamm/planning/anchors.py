@@ -14,6 +14,8 @@ names a stretch between two events, which is reported, not resolved.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -103,7 +105,22 @@ def _clean_event(text: str, question: str = "") -> str:
 
 
 def find_anchors(text: str) -> tuple[list[Anchor], str]:
-    """Event anchors in a (lower-cased) question, and the text without them."""
+    """Event anchors in a (lower-cased) question, and the text without them.
+
+    The reading is cached per text (a question is read by several
+    compositions); each call gets anchors of its own to change.
+    """
+    anchors, rest = _read_anchors(text)
+    return [dataclasses.replace(a, events=list(a.events)) for a in anchors], rest
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_anchors(text: str) -> tuple[tuple[Anchor, ...], str]:
+    anchors, rest = _find_anchors(text)
+    return tuple(anchors), rest
+
+
+def _find_anchors(text: str) -> tuple[list[Anchor], str]:
     anchors: list[Anchor] = []
     rest = text
     # date phrases are no events: masked while anchors are read, then put back

@@ -12,6 +12,8 @@ after now; "since X" runs from X to today.
 from __future__ import annotations
 
 import calendar
+import difflib
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -139,17 +141,16 @@ def fix_month_spelling(text: str) -> str:
     Only words of five letters or more that are close to one month name (and
     to no other word the rules read) are changed.
     """
-    import difflib
+    return re.sub(r"[A-Za-z]{5,}", lambda m: _month_spelled(m.group(0)), text)
 
-    def fix(m: re.Match[str]) -> str:
-        word = m.group(0)
-        low = word.lower()
-        if low in MONTHS or len(low) < 5:
-            return word
-        close = difflib.get_close_matches(low, _MONTH_NAMES, n=1, cutoff=0.8)
-        return close[0] if close else word
 
-    return re.sub(r"[A-Za-z]{5,}", fix, text)
+@functools.lru_cache(maxsize=4096)
+def _month_spelled(word: str) -> str:
+    low = word.lower()
+    if low in MONTHS:
+        return word
+    close = difflib.get_close_matches(low, _MONTH_NAMES, n=1, cutoff=0.8)
+    return close[0] if close else word
 
 
 def _month_number(token: str) -> int | None:

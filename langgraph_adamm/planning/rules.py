@@ -10,6 +10,7 @@ otherwise).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -441,7 +442,8 @@ def _value_in(text: str, value: str) -> bool:
     return False
 
 
-def _lead_words(table: TableCard) -> set[str]:
+@functools.lru_cache(maxsize=256)
+def _lead_words(table: TableCard) -> frozenset[str]:
     """The words a table's records are written with, beside labels and values.
 
     "Swim watch summary. Swim | Pool: ... | Lengths: 33" gives swim, watch,
@@ -456,7 +458,7 @@ def _lead_words(table: TableCard) -> set[str]:
             if w.isalpha() and len(w) > 2 and w not in taken and w not in STOPWORDS:
                 if _unit_of(w) is None:
                     lead.add(w)
-    return lead
+    return frozenset(lead)
 
 
 def _lead_score(q: _Question, table: TableCard) -> float:

@@ -69,6 +69,11 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+_NOT_AN_EVENT = re.compile(
+    r"^(?:my\s+|the\s+)?(?:first|last|latest|earliest|previous|next|highest|lowest|"
+    r"most|least|best|worst|longest|shortest|biggest|smallest)\b"
+)
+"""Clauses that name records, not events ("between my first and latest score")."""
 _META_EVENT = re.compile(
     r"\b(?:start(?:ed|ing)?|began|begun|beginning)\s+(?:to\s+)?(?:log|track|record|"
     r"keep|us|writ|not)\w*"
@@ -122,6 +127,7 @@ def _read_anchors(text: str) -> tuple[tuple[Anchor, ...], str]:
 
 def _find_anchors(text: str) -> tuple[list[Anchor], str]:
     anchors: list[Anchor] = []
+    skipped: list[str] = []
     rest = text
     # date phrases are no events: masked while anchors are read, then put back
     dates = find_date_ranges(text, date(2026, 6, 30))
@@ -183,12 +189,20 @@ def _find_anchors(text: str) -> tuple[list[Anchor], str]:
                     "up to": "until",
                 }.get(word, "since")
                 a = Anchor(kind_of, [_clean_event(m.group("e1"), text)], m.group(0))
+            if any(_NOT_AN_EVENT.match(e) for e in a.events):
+                # "between my first and latest sleep score": records, not events;
+                # kept as written, out of the way of the other rules
+                skipped.append(m.group(0))
+                rest = rest.replace(m.group(0), f"\x02{len(skipped) - 1}\x02", 1)
+                continue
             if not any(_META_EVENT.search(e) for e in a.events):
                 anchors.append(a)
             else:  # "since I started logging": every record, no bound
                 rest = rest.replace(m.group(0), " ", 1)
                 continue
             rest = rest.replace(m.group(0), " ", 1)
+    for k, phrase in enumerate(skipped):
+        rest = rest.replace(f"\x02{k}\x02", phrase)
     for i, dr in enumerate(dates):
         rest = rest.replace(f"\x01{i}\x01", dr.text)
         for a in anchors:

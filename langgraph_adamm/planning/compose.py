@@ -122,6 +122,20 @@ class ComposedPlan:
     composed: bool = False
 
 
+def _whole_date(side: str, now: datetime | date) -> DateRange | None:
+    """The date range a comparison's side is, when the side is a date as a whole.
+
+    A side may be written bare ("March", "the 14th of March", "last week"):
+    it is read as it stands, then as "in ..." and "on ...".
+    """
+    text = _SIDE_PREFIX.sub("", _SIDE_PREFIX.sub("", side.strip()))
+    for candidate in (side, "in " + text, "on " + text):
+        dr = find_date_range(candidate, now)
+        if dr is not None and len(dr.text) >= len(candidate) - 6:
+            return dr
+    return None
+
+
 def _period_sides(a: str, b: str) -> tuple[str, str, str]:
     """Two sides cut to their period phrases, and the measure words they held.
 
@@ -131,6 +145,9 @@ def _period_sides(a: str, b: str) -> tuple[str, str, str]:
     inside = []
     sides = []
     for side in (a, b):
+        if _whole_date(side, date(2026, 6, 30)) is not None:
+            sides.append(side)  # "the 14th of March" as a whole, not "of March"
+            continue
         found = find_date_ranges(side, date(2026, 6, 30), limit=1)
         anchors, rest = find_anchors(side)
         if found and found[0].text.strip() != side.strip():
@@ -394,14 +411,11 @@ class Composer:
         self, side: str, other: str, now: datetime | date, out: ComposedPlan
     ) -> list[dict[str, Any]] | None:
         """Filters for one side given as a period or an event anchor; None: neither."""
-        text = _SIDE_PREFIX.sub("", side.strip())
-        text = _SIDE_PREFIX.sub("", text)
-        for candidate in (side, "in " + text, "on " + text):
-            dr = find_date_range(candidate, now)
-            if dr is not None and len(dr.text) >= len(candidate) - 6:
-                if dr.start == date(1, 1, 1):
-                    return [{"column": "time", "op": "<=", "value": dr.end.isoformat()}]
-                return [{"column": "time", "op": "between", "value": dr.filter_value()}]
+        dr = _whole_date(side, now)
+        if dr is not None:
+            if dr.start == date(1, 1, 1):
+                return [{"column": "time", "op": "<=", "value": dr.end.isoformat()}]
+            return [{"column": "time", "op": "between", "value": dr.filter_value()}]
         anchors, _ = find_anchors(side)
         if not anchors:
             word = re.match(
@@ -535,6 +549,13 @@ class Composer:
             if base.analytic is None:
                 return None
         saved = (list(out.plan), list(out.drafts))
+        days = [_whole_date(side, now) for side in (side_a, side_b)]
+        if how in ("change", "up", "down") and all(
+            d is not None and d.start == d.end for d in days
+        ):
+            # "how did my score change from the 14th to the 2nd": the change
+            # (latest minus first) over that range, one step
+            return None
         fa = self._side_filters(side_a, side_b, now, out)
         fb = self._side_filters(side_b, side_a, now, out) if fa is not None else None
         base_filters = list(

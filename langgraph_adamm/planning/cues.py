@@ -14,7 +14,7 @@ from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext
 from langgraph_adamm.planning.dates import MONTHS
 from langgraph_adamm.planning.rules import AnalyticCall, RulePlan
-from langgraph_adamm.planning.text import STOPWORDS, stem, words
+from langgraph_adamm.planning.text import STOPWORDS, name_acronyms, stem, words
 
 OPERATOR_STEMS = frozenset(
     stem(w)
@@ -96,15 +96,25 @@ def unused_names(
             for v in (
                 f.get("value") if isinstance(f.get("value"), list) else [f.get("value")]
             )
-        ).lower()
+        )
         card = context.table(args["table"])
         if card is not None:  # a name used as a filter value, or naming the table
             used_text += " " + card.name + " " + " ".join(c.name for c in card.columns)
-            used_text = used_text.lower()
+    # words() splits "CityRail" as it splits the question's "CityRail"
+    used = {stem(w) for w in words(used_text)} | {
+        stem(w) for w in words(used_text.lower())
+    }
+    if plan is not None and plan.analytic is not None:
+        card = context.table(plan.analytic.arguments["table"])
+        for col in card.columns if card is not None else ():
+            used |= set(name_acronyms(words(col.name)))  # "TIR": time_in_range
     unused = []
     for name in _names_in(question):
         tokens = [stem(w) for w in words(name)]
-        if tokens and not all(t in {stem(w) for w in words(used_text)} for t in tokens):
+        lowered = [stem(w) for w in words(name.lower())]
+        if tokens and not (
+            all(t in used for t in tokens) or all(t in used for t in lowered)
+        ):
             unused.append(name)
     return unused
 

@@ -13,6 +13,7 @@ from conftest import structured
 from langgraph_adamm import Memory, ToolInputError
 from langgraph_adamm.graphs import create_query_graph
 from langgraph_adamm.history import history_from_dict
+from langgraph_adamm.planning.anchors import find_anchors
 from langgraph_adamm.planning.steps import (
     ReferenceError_,
     resolve_arguments,
@@ -474,3 +475,37 @@ def test_hostile_group_by_runs_no_sql(mem, evil, monkeypatch):
         )
     monkeypatch.undo()
     assert mem.db.fetchall("SELECT count(*) FROM adamm_rounds")[0][0] > 0
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "event"),
+    [
+        ("which week since my wedding did i sleep the least?", "since", "my wedding"),
+        ("coffees before signing up for the club", "before", "signing up for the club"),
+        ("sleep in the two weeks after i started the new job", "window_after", None),
+        ("steps during the exam period", "span", "the exam period"),
+    ],
+)
+def test_anchor_phrases(question, kind, event):
+    anchors, _ = find_anchors(question)
+    assert [a.kind for a in anchors] == [kind]
+    if event:
+        assert anchors[0].events == [event]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "difference between my first and latest sleep score",
+        "what did i spend between the 3rd and the 17th of march",
+        "total since march 5",
+        "lowest weight since i started logging",
+    ],
+)
+def test_no_anchor_where_records_dates_or_the_log_are_named(question):
+    assert find_anchors(question)[0] == []
+
+
+def test_a_query_is_never_a_reference():
+    resolved, refs = resolve_arguments({"query_content": "$1.day"}, [])
+    assert resolved == {"query_content": "$1.day"} and refs == {}

@@ -29,8 +29,11 @@ ANCHOR_BUDGET = 3
 _N_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _CLAUSE_END = (
     r"(?=\s*(?:[?.!,;:]|\s[-–—]\s|\bthan\b|\bthen\b|\bcompared\b|\bvs\.?\b|"
-    r"\bversus\b|\bin\s+total\b|\boverall\b|\bon\s+average\b|\baltogether\b|$))"
+    r"\bversus\b|\bin\s+total\b|\boverall\b|\bon\s+average\b|\baltogether\b|"
+    r"\b(?:did|do|does|have|has|was|were)\s+(?:i|we)\b|$))"
 )
+"""Where an event clause ends: punctuation, a comparison, an aggregate word, or
+the question going on ("which week since my wedding did I sleep least")."""
 _EVENT_START = (
     r"(?!(?:then|that|this|now|so|and|or|than|then|on|in|at|of|to|for|with)\b)"
     r"[a-z][a-z'-]*\b"

@@ -195,7 +195,8 @@ def resolve_arguments(
             resolved[value] = got
             return got
         if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
+            # a query is text to search for, never a reference ("since $1.day?")
+            return {k: v if k == "query_content" else walk(v) for k, v in value.items()}
         if isinstance(value, list):
             return [walk(v) for v in value]
         return value

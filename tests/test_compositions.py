@@ -509,3 +509,14 @@ def test_no_anchor_where_records_dates_or_the_log_are_named(question):
 def test_a_query_is_never_a_reference():
     resolved, refs = resolve_arguments({"query_content": "$1.day"}, [])
     assert resolved == {"query_content": "$1.day"} and refs == {}
+
+
+def test_an_anchored_question_without_retrieval_says_what_is_off(mem):
+    out = mem.ask(
+        "How much have I spent on coffee since we moved into the new flat?",
+        question_time=NOW,
+        retrieval=False,
+    )
+    assert out["value"] is None and "retrieval memory" in out["answer"]
+    out = mem.ask("Which cafe do I spend the most at in total?", analytic=False)
+    assert out["value"] is None

@@ -325,10 +325,17 @@ class _QueryNodes:
                 "unresolved": composed.unresolved,
             }
         if composed.composed:
+            off = sorted({d["tool"] for d in composed.drafts} - {"combine"})
             return {
-                "failure": "This question needs retrieval memory to find the event "
-                "it names, and retrieval memory is off.",
+                "failure": "This question needs "
+                + (
+                    "retrieval memory to find the event it names"
+                    if "event_locate" in off and not self._allowed("event_locate", mem)
+                    else "analytic memory"
+                )
+                + ", which is switched off.",
                 "notes": notes,
+                "unresolved": composed.unresolved,
             }
         notes.extend(rp.notes)
         if rp.analytic is not None:

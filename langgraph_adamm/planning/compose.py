@@ -668,10 +668,8 @@ class Composer:
             None,
         )
         if col is None:  # "the place I pay most often": a synonym of a column
-            col = self.planner._which_column(
-                dataclasses.replace(plan.intent, which_word=noun),
-                None,  # type: ignore[arg-type]
-                [c for c in card.columns if c.sql_type == "VARCHAR"],
+            col = self.planner.column_named(
+                noun, [c for c in card.columns if c.sql_type == "VARCHAR"]
             )
         if col is None:
             return None
@@ -799,11 +797,7 @@ class Composer:
         elif named:
             group_by = named[0]
         else:
-            col = self.planner._which_column(
-                dataclasses.replace(plan.intent, which_word=noun),
-                None,  # type: ignore[arg-type]
-                texts,
-            )
+            col = self.planner.column_named(noun, texts)
             if col is None:
                 return None
             group_by = col.name
@@ -821,39 +815,31 @@ class Composer:
             for f in analytic.arguments.get("optional_column_filters") or []
             if f.get("column") != group_by
         ]
-        order = "asc" if LEAST_RE.search(q) and not MOST_RE.search(q) else "desc"
-        tool = "rank" if form != "list" else "compute"
-        args: dict[str, Any] = {
-            "table": card.name,
-            "operator": op,
-            "group_by": group_by,
-            "optional_column_filters": filters,
-            "result_budget": 2 if form != "list" else 10,
-        }
-        if form == "list":
-            args.pop("result_budget")
-            args["order"] = None
-            args = {k: v for k, v in args.items() if v is not None}
-        if op != "count" and target:
-            args["target_column_expression"] = target
-        if tool == "rank":
-            args["order"] = order
         extra: list[dict[str, Any]] = []
         for anchor in anchors:
             first = self._locate_steps(out, anchor)
             extra += anchor_filters(anchor, first, now)
+        args: dict[str, Any] = {
+            "table": card.name,
+            "operator": op,
+            "group_by": group_by,
+            "optional_column_filters": filters + extra,
+        }
+        if op != "count" and target:
+            args["target_column_expression"] = target
+        if form == "list":  # one value per group, in the groups' order
+            tool = "compute"
+        else:  # the top group, and the next one to show a tie
+            tool = "rank"
+            less = LEAST_RE.search(q) and not MOST_RE.search(q)
+            args.update(order="asc" if less else "desc", result_budget=2)
         out.plan.append(
             {
                 "goal": f"{op} of {target or 'rows'} per {group_by} in {card.name}",
                 "tool": tool,
             }
         )
-        out.drafts.append(
-            {
-                "tool": tool,
-                "arguments": args | {"optional_column_filters": filters + extra},
-            }
-        )
+        out.drafts.append({"tool": tool, "arguments": args})
         out.answer_form = form
         self._check_rest(question, rest, plan, context, out)
         out.notes.extend(plan.notes)

@@ -804,7 +804,12 @@ class RulePlanner:
     def _which_column(
         self, intent: Intent, q: _Question, candidates: list[ColumnCard]
     ) -> ColumnCard | None:
-        word = intent.which_word or ""
+        return self.column_named(intent.which_word or "", candidates)
+
+    def column_named(
+        self, word: str, candidates: list[ColumnCard]
+    ) -> ColumnCard | None:
+        """The column a word names ("cafe"), or its nearest synonym ("place")."""
         for col in candidates:
             if stem(word) in [stem(t) for t in words(col.name)]:
                 return col

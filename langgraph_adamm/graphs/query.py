@@ -40,7 +40,6 @@ from langgraph_adamm.planning.reader import (
     compose_read,
     produced_nothing,
     select_value,
-    unresolved_parts,
 )
 from langgraph_adamm.planning.rules import RulePlanner
 from langgraph_adamm.planning.steps import (
@@ -642,7 +641,7 @@ class _QueryNodes:
             answer_column=state.get("answer_column"),
             output_unit=state.get("output_unit"),
         )
-        unresolved = unresolved_parts(list(state.get("unresolved") or []), steps)
+        unresolved = reading.unresolved
         out = base | {
             "answer": reading.answer,
             "value": reading.value,

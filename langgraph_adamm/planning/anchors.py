@@ -22,7 +22,7 @@ from datetime import date, datetime
 from typing import Any
 
 from langgraph_adamm.planning.cues import LEAST_RE, MOST_RE
-from langgraph_adamm.planning.dates import find_date_ranges
+from langgraph_adamm.planning.dates import PHRASE_PROBE_DAY, find_date_ranges
 
 ANCHOR_BUDGET = 3
 """Events an anchoring EventLocate returns (each costs 1 of the shared budget)."""
@@ -133,7 +133,7 @@ def _find_anchors(text: str) -> tuple[list[Anchor], str]:
     skipped: list[str] = []
     rest = text
     # date phrases are no events: masked while anchors are read, then put back
-    dates = find_date_ranges(text, date(2026, 6, 30))
+    dates = find_date_ranges(text, PHRASE_PROBE_DAY)
     for i, dr in enumerate(dates):
         rest = rest.replace(dr.text, f"\x01{i}\x01", 1)
     m = _DAY_OF_RE.search(rest)

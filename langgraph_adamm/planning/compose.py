@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.planning.anchors import (
     ANCHOR_BUDGET,
     PRONOUN_EVENT,
@@ -55,6 +56,7 @@ from langgraph_adamm.planning.cues import (
     unused_names,
 )
 from langgraph_adamm.planning.dates import (
+    PHRASE_PROBE_DAY,
     DateRange,
     find_date_range,
     find_date_ranges,
@@ -67,7 +69,7 @@ from langgraph_adamm.planning.rules import (
     RulePlanner,
     read_intent,
 )
-from langgraph_adamm.planning.text import STOPWORDS, stem, words
+from langgraph_adamm.planning.text import STOPWORDS, fold_accents, stem, words
 
 _THAN_RE = re.compile(
     rf"\b(?P<cmp>{COMPARE_WORDS})\b(?P<mid>.*?)\b(?:than|then)\b(?P<b>.*)$"
@@ -145,10 +147,10 @@ def _period_sides(a: str, b: str) -> tuple[str, str, str]:
     inside = []
     sides = []
     for side in (a, b):
-        if _whole_date(side, date(2026, 6, 30)) is not None:
+        if _whole_date(side, PHRASE_PROBE_DAY) is not None:
             sides.append(side)  # "the 14th of March" as a whole, not "of March"
             continue
-        found = find_date_ranges(side, date(2026, 6, 30), limit=1)
+        found = find_date_ranges(side, PHRASE_PROBE_DAY, limit=1)
         anchors, rest = find_anchors(side)
         if found and found[0].text.strip() != side.strip():
             inside.append(side.replace(found[0].text, " "))
@@ -161,21 +163,12 @@ def _period_sides(a: str, b: str) -> tuple[str, str, str]:
     return sides[0], sides[1], " ".join(inside)
 
 
-# -- the operator for a measure ----------------------------------------------------
 _TOP_GROUP_RE = re.compile(
     r"\b(?:at|of|on|for|in|from|with)?\s*(?:the|my)\s+(?:[a-z]+\s+)?(?P<noun>[a-z]+)\s+"
     r"(?:(?:where|that|which)\s+)?(?:i|i've|i'm|we|we've)\b(?P<rel>[^?,]*?)"
     r"\b(?P<sup>most\s+often|most\s+frequently|the\s+most|most|least\s+often|"
     r"the\s+least|least)\b(?:\s+(?:at|to|on|from|in|with))?"
 )
-
-
-def _fold(text: str) -> str:
-    """Accents folded ("café" ~ "cafe"), other characters kept."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 class Composer:
@@ -219,7 +212,7 @@ class Composer:
         self, question: str, now: datetime | date, context: PlanningContext
     ) -> tuple[ComposedPlan, RulePlan]:
         """The plan for a question; the single-operator plan when nothing composes."""
-        q = " ".join(fix_month_spelling(_fold(question)).lower().split())
+        q = " ".join(fix_month_spelling(fold_accents(question)).lower().split())
         out = ComposedPlan()
         composed = self._either(question, q, now, context, out)
         if composed is None:
@@ -676,9 +669,7 @@ class Composer:
         rel = m.group("rel")
         money = bool(set(words(rel)) & MONEY_VERBS) or "spent the most" in m.group(0)
         money_cols = [
-            c.name
-            for c in card.columns
-            if c.numeric and c.unit in ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD")
+            c.name for c in card.columns if c.numeric and c.unit in CURRENCIES
         ]
         op, target = ("sum", money_cols[0]) if money and money_cols else ("count", None)
         extra: list[dict[str, Any]] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext
 from langgraph_adamm.planning.dates import MONTHS
@@ -187,11 +188,7 @@ def measure_operator(text: str, column: ColumnCard | None, counted: bool) -> str
     if (
         column is not None
         and column.unit
-        and (
-            convertible(column.unit, "km")
-            or convertible(column.unit, "EUR")
-            or column.unit in ("USD", "EUR", "GBP", "CHF", "JPY")
-        )
+        and (convertible(column.unit, "km") or column.unit in CURRENCIES)
     ):
         return "sum"
     if column is not None and (

@@ -61,6 +61,11 @@ _MONTH = rf"(?:{_MON}(?:\s+\d{{4}})?)"
 _N = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
 
 
+PHRASE_PROBE_DAY = date(2026, 6, 30)
+"""A "now" for reading where date phrases stand in a text, when only their
+place matters and not the days they name."""
+
+
 @dataclass(frozen=True)
 class DateRange:
     """An inclusive range of calendar days, with the words it was read from."""

@@ -33,6 +33,8 @@ class Reading:
     value: Any = None
     unit: str | None = None
     evidence: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    """Parts of the question no step could use (then ``value`` is None)."""
 
 
 def fmt(value: Any) -> str:
@@ -415,5 +417,6 @@ def compose_read(
             None,
             None,
             reading.evidence,
+            parts,
         )
     return reading

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_adamm.analytic.values import convert_units, convertible
+from langgraph_adamm.planning.reader import fmt
 
 REFERENCE_RE = re.compile(
     r"^\$(?P<step>\d{1,2})\.(?P<field>day|time|value|group)(?P<offset>[+-]\d{1,4})?$"
@@ -64,7 +65,6 @@ class StepValue:
 
     value: Any
     unit: str | None
-    label: str
     evidence: tuple[str, ...]
 
 
@@ -89,6 +89,13 @@ def anchor_unit(step: dict[str, Any]) -> dict[str, Any] | None:
     return dict(best)
 
 
+def _groups(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The groups of a grouped Compute or Rank result (empty: not grouped)."""
+    if result.get("groups") is not None:
+        return list(result["groups"])
+    return list(result.get("rows") or []) if result.get("group_by") else []
+
+
 def step_value(step: dict[str, Any]) -> StepValue | None:
     """The value a step produced (None: it failed or found nothing)."""
     if step.get("error"):
@@ -97,23 +104,20 @@ def step_value(step: dict[str, Any]) -> StepValue | None:
     evidence = tuple(step.get("evidence") or [])
     tool = step.get("tool")
     if tool == "combine":
-        return StepValue(result.get("value"), result.get("unit"), "", evidence)
-    if tool == "compute" and result.get("groups") is None:
+        return StepValue(result.get("value"), result.get("unit"), evidence)
+    if tool == "compute" and not result.get("group_by"):
         if result.get("operator") != "count" and not result.get("row_count"):
             return None
-        label = str(result.get("operator", ""))
-        return StepValue(result.get("value"), result.get("unit"), label, evidence)
+        return StepValue(result.get("value"), result.get("unit"), evidence)
     if tool in ("compute", "rank"):
-        groups = result.get("groups") or (
-            result.get("rows") if result.get("group_by") else None
-        )
+        groups = _groups(result)
         if groups:
-            return StepValue(groups[0]["value"], result.get("unit"), "", evidence)
+            return StepValue(groups[0]["value"], result.get("unit"), evidence)
         rows = result.get("rows") or []
-        if rows and tool == "rank":
+        if rows and tool == "rank" and not result.get("group_by"):
             expr = (step.get("arguments") or {}).get("target_column_expression", "")
             top = rows[0]
-            return StepValue(top.get(expr, top.get("_value")), None, "", evidence)
+            return StepValue(top.get(expr, top.get("_value")), None, evidence)
     return None
 
 
@@ -127,7 +131,7 @@ def _field(step: dict[str, Any], name: str) -> Any:
         elif tool == "rank" and result.get("rows") and not result.get("group_by"):
             when = result["rows"][0].get("time")
         else:
-            groups = result.get("groups") or result.get("rows") or []
+            groups = _groups(result)
             label = str(result.get("group_by") or "")
             when = (
                 groups[0].get("group") if groups and label.startswith("time:") else None
@@ -136,9 +140,7 @@ def _field(step: dict[str, Any], name: str) -> Any:
             return None
         return str(when)[:10] if name == "day" else str(when)
     if name == "group":
-        groups = result.get("groups") or (
-            result.get("rows") if result.get("group_by") else None
-        )
+        groups = _groups(result)
         if groups and len(groups) > 1 and groups[1]["value"] == groups[0]["value"]:
             raise ReferenceError_(
                 f"the top groups tie ({groups[0]['group']}, {groups[1]['group']})"
@@ -262,7 +264,7 @@ def combine(args: CombineArgs, steps: list[dict[str, Any]]) -> dict[str, Any]:
     else:
         value = a > b if op == "greater" else a < b
         unit = None
-    summary = f"{op}({_fmt(a)}, {_fmt(b)}{' ' + left.unit if left.unit else ''})"
+    summary = f"{op}({fmt(a)}, {fmt(b)}{' ' + left.unit if left.unit else ''})"
     return record | {
         "result": {
             "operation": op,
@@ -273,14 +275,6 @@ def combine(args: CombineArgs, steps: list[dict[str, Any]]) -> dict[str, Any]:
             "equal": a == b,
         },
         "evidence": evidence,
-        "summary": f"{summary} = {_fmt(value)}",
+        "summary": f"{summary} = {fmt(value)}",
         "error": None,
     }
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        return f"{v:.4f}".rstrip("0").rstrip(".")
-    return str(v)

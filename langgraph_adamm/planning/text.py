@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 STOPWORDS = frozenset(
@@ -92,3 +93,9 @@ def name_acronyms(tokens: list[str]) -> set[str]:
     if len(tokens[-1]) <= 3:
         out.add("".join(t[0] for t in tokens[:-1]) + tokens[-1])
     return out
+
+
+def fold_accents(text: str) -> str:
+    """Accents folded ("café" ~ "cafe"), every other character kept."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

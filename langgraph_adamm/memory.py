@@ -916,6 +916,14 @@ class Memory:
         self.refresh()
         return self._require_retrieval().event_locate(query_content, result_budget)
 
+    def record_rounds(self, round_ids: Sequence[str]) -> set[str]:
+        """Those of the rounds that hold records of a table (not chat).
+
+        An event is told in chat: an anchoring EventLocate passes over records.
+        """
+        self.refresh()
+        return self.analytic.record_rounds(list(round_ids))
+
     async def asemantic_match(
         self,
         query_content: str,

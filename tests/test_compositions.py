@@ -483,13 +483,18 @@ def test_hostile_group_by_runs_no_sql(mem, evil, monkeypatch):
         ("which week since my wedding did i sleep the least?", "since", "my wedding"),
         ("coffees before signing up for the club", "before", "signing up for the club"),
         ("sleep in the two weeks after i started the new job", "window_after", None),
-        ("steps during the exam period", "span", "the exam period"),
+        ("steps during the renovation", "span", "the renovation"),
+        ("steps during the exam period", "between", "the exam period"),
+        ("mood while i was away in lisbon", "between", "i was away in lisbon"),
     ],
 )
 def test_anchor_phrases(question, kind, event):
     anchors, _ = find_anchors(question)
     assert [a.kind for a in anchors] == [kind]
-    if event:
+    if event and kind == "between":  # a stretch: from its start to its end
+        assert anchors[0].events == [event, event]
+        assert len(anchors[0].frames) == 2
+    elif event:
         assert anchors[0].events == [event]
 
 

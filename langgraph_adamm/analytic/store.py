@@ -224,6 +224,35 @@ class AnalyticMemory(ForgetMixin):
         """Every materialized schema of this user, oldest first."""
         return list(self._tables.values())
 
+    def record_rounds(self, round_ids: list[str]) -> set[str]:
+        """Those of the rounds that are records, not chat.
+
+        A record is a round with a row in a table, or with a measured value
+        (a kind logged too seldom for a table of its own is still a record).
+        """
+        ids = [str(r) for r in dict.fromkeys(round_ids)]
+        if not ids:
+            return set()
+        found = {
+            r
+            for (r,) in self.db.fetchall(
+                "SELECT DISTINCT round_id FROM adamm_observations WHERE user_id = ? "
+                "AND value_kind = 'number' "
+                "AND round_id IN (SELECT unnest(?::VARCHAR[]))",
+                [self.user_id, ids],
+            )
+        }
+        for t in self.tables:
+            found.update(
+                r
+                for (r,) in self.db.fetchall(
+                    f"SELECT DISTINCT source FROM {self.qualified(t)} "
+                    "WHERE source IN (SELECT unnest(?::VARCHAR[]))",
+                    [ids],
+                )
+            )
+        return found
+
     def table(self, table_name: str) -> TableSchema | None:
         """A table's schema by its exact name."""
         for t in self._tables.values():

@@ -501,11 +501,14 @@ class _QueryNodes:
                 state, steps + [record], notes, left, mem.config.max_steps
             )
         done = outcome.to_dict()
-        for key in ("references", "about"):
+        for key in ("references", "about", "frame"):
             if call.get(key):
                 done[key] = call[key]
         if tool == "event_locate":
-            anchor = anchor_unit(done)
+            found = [
+                u.get("unit_id") for u in (done.get("result") or {}).get("units", [])
+            ]
+            anchor = anchor_unit(done, self._embed(mem), mem.record_rounds(found))
             done["anchor"] = (
                 {k: anchor.get(k) for k in ("unit_id", "time", "score", "content")}
                 if anchor

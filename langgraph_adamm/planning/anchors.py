@@ -9,7 +9,10 @@ Bounds use the event's calendar day, as date phrases do: "since/after E" starts
 on E's day, "before E" ends the day before it, "until E" on it, "between E1 and
 E2" runs from E1's day to E2's day, "the week before E" is the 7 days before
 E's day and "the N days/weeks after E" the days after it. "During / while E"
-names a stretch between two events, which is reported, not resolved.
+names a stretch: one whose ends are life events of their own (a trip from
+leaving to getting back, a visit, exams; see ``events.stretch_frames``) runs
+from the first end's day to the other's, as "between" does; any other stretch
+is reported, not resolved.
 """
 
 from __future__ import annotations
@@ -23,10 +26,24 @@ from typing import Any
 
 from langgraph_adamm.planning.cues import LEAST_RE, MOST_RE
 from langgraph_adamm.planning.dates import PHRASE_PROBE_DAY, find_date_ranges
+from langgraph_adamm.planning.events import stretch_frames
 
 ANCHOR_BUDGET = 3
 """Events an anchoring EventLocate returns (each costs 1 of the shared budget)."""
-_N_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+_N_WORDS = {
+    "a": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "fourteen": 14,
+}
 _CLAUSE_END = (
     r"(?=\s*(?:[?.!,;:]|\s[-–—]\s|\bthan\b|\bthen\b|\bcompared\b|\bvs\.?\b|"
     r"\bversus\b|\bin\s+total\b|\boverall\b|\bon\s+average\b|\baltogether\b|"
@@ -53,7 +70,8 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
         "window",
         re.compile(
             r"\b(?:in|during|over|for)?\s*the\s+(?:(?P<n>\d+|a|one|two|three|four|"
-            r"five|ten)\s+)?(?P<unit>days?|weeks?|months?)\s+(?P<dir>before|after|"
+            r"five|six|seven|eight|nine|ten|fourteen)\s+)?(?P<unit>days?|weeks?|"
+            r"months?)\s+(?P<dir>before|after|"
             rf"following|leading\s+up\s+to|prior\s+to)\s+(?P<e1>{_EVENT_START}.*?)"
             + _CLAUSE_END
         ),
@@ -98,6 +116,9 @@ class Anchor:
     events: list[str]
     text: str
     days: int = 0
+    frames: list[str] = dataclasses.field(default_factory=list)
+    """Per event, the life-event frame to search it by (empty: read from the
+    phrase); a stretch names both its ends' frames."""
 
 
 # -- reading the parts -------------------------------------------------------------
@@ -152,7 +173,14 @@ def _find_anchors(text: str) -> tuple[list[Anchor], str]:
                 rest = rest.replace(m.group(0), m.group(0).replace("during", "in"), 1)
                 continue
             if kind == "span":
-                a = Anchor("span", [_clean_event(m.group("e1"), text)], m.group(0))
+                event = _clean_event(m.group("e1"), text)
+                ends = stretch_frames(event)
+                if ends is None:
+                    a = Anchor("span", [event], m.group(0))
+                else:  # "while I was away": from leaving to getting back
+                    a = Anchor(
+                        "between", [event, event], m.group(0), 0, [f.name for f in ends]
+                    )
             elif kind == "between":
                 a = Anchor(
                     "between",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from langgraph_adamm.analytic.units import CURRENCIES
+from langgraph_adamm.analytic.units import CURRENCIES, convertible
 from langgraph_adamm.planning.anchors import (
     ANCHOR_BUDGET,
     PRONOUN_EVENT,
@@ -63,6 +63,7 @@ from langgraph_adamm.planning.dates import (
     fix_month_spelling,
     unread_period,
 )
+from langgraph_adamm.planning.events import frame_named, frame_of, telling_query
 from langgraph_adamm.planning.rules import (
     AnalyticCall,
     RulePlan,
@@ -93,6 +94,14 @@ _GROUP_WHICH_RE = re.compile(
     r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+|my\s+)?)?(?P<noun>[a-z]+)"
     r"(?:\s+(?P<noun2>[a-z]+))?"
 )
+_WHERE_RE = re.compile(r"\s*where\b")
+_HOW_FAR_RE = re.compile(r"\bhow\s+(?:far|long|much\s+time)\b")
+_PLACES = frozenset(
+    stem(w)
+    for w in "place location spot venue shop store cafe restaurant bar pub market "
+    "route trail course track pool gym station stop branch site room park".split()
+)
+"""Column words that name where a record happened ("where do I ... most")."""
 _GROUP_EACH_RE = re.compile(
     r"\b(?:per|each|every|by|for\s+each)\s+(?P<noun>day|week|month|year|[a-z]+)\b"
 )
@@ -164,8 +173,9 @@ def _period_sides(a: str, b: str) -> tuple[str, str, str]:
 
 
 _TOP_GROUP_RE = re.compile(
-    r"\b(?:at|of|on|for|in|from|with)?\s*(?:the|my)\s+(?:[a-z]+\s+)?(?P<noun>[a-z]+)\s+"
-    r"(?:(?:where|that|which)\s+)?(?:i|i've|i'm|we|we've)\b(?P<rel>[^?,]*?)"
+    r"\b(?:at|of|on|for|in|from|with)?\s*(?:the|my)\s+(?:[a-z]+\s+)?(?P<noun>(?!(?:where|that|which)\b)[a-z]+)\s+"
+    r"(?:(?:where|that|which)\s+)?(?:i|i've|i'm|we|we've|you|you've|he|he's|she|she's|"
+    r"they|they've)\b(?P<rel>[^?,]*?)"
     r"\b(?P<sup>most\s+often|most\s+frequently|the\s+most|most|least\s+often|"
     r"the\s+least|least)\b(?:\s+(?:at|to|on|from|in|with))?"
 )
@@ -228,6 +238,10 @@ class Composer:
             return out, composed
         out = ComposedPlan()
         single = self.planner.plan(question, now, context)
+        if self._percent_of_change(single, q, out):
+            self._check_rest(question, q, single, context, out)
+            out.composed = True
+            return out, single
         if single.analytic is not None:
             self._check_rest(question, q, single, context, out)
             anchors, _ = find_anchors(q)
@@ -240,21 +254,72 @@ class Composer:
                 out.unresolved.append(f"'{anchor.text.strip()}' ({why})")
         return out, single
 
+    # -- a change in percent -------------------------------------------------------
+    def _percent_of_change(self, single: RulePlan, q: str, out: ComposedPlan) -> bool:
+        """A change asked in percent: the first value, the latest, and a combine.
+
+        "By what percent has X gone up since the first weigh-in?"
+
+        The change operator gives latest minus first in the column's unit; asked
+        in percent, the first and latest values are two steps and the combine
+        step computes the percentage change from one to the other.
+        """
+        call = single.analytic
+        if (
+            call is None
+            or call.tool != "compute"
+            or call.arguments.get("operator") != "change"
+            or not _PERCENT_RE.search(q)
+        ):
+            return False
+        for op in ("first", "latest"):
+            self._analytic_step(
+                out,
+                dataclasses.replace(
+                    call,
+                    goal=call.goal.replace("change", op, 1),
+                    arguments=dict(call.arguments, operator=op),
+                ),
+                [],
+                "",
+            )
+        out.plan.append(
+            {"goal": "percent change from step 1 to step 2", "tool": "combine"}
+        )
+        out.drafts.append(
+            {
+                "tool": "combine",
+                "arguments": {
+                    "operation": "percent_change",
+                    "left": "$1",
+                    "right": "$2",
+                },
+            }
+        )
+        out.notes.extend(single.notes)
+        return True
+
     # -- anchored --------------------------------------------------------------------
     def _locate_steps(self, out: ComposedPlan, anchor: Anchor) -> int:
         first = len(out.drafts) + 1
-        for event in anchor.events:
-            out.plan.append({"goal": f"when: {event}", "tool": "event_locate"})
-            out.drafts.append(
-                {
-                    "tool": "event_locate",
-                    "arguments": {
-                        "query_content": event,
-                        "result_budget": ANCHOR_BUDGET,
-                    },
-                    "about": f"the event '{event}'",
-                }
-            )
+        for i, event in enumerate(anchor.events):
+            frame = frame_named(anchor.frames[i]) if anchor.frames else frame_of(event)
+            about = f"the event '{event}'"
+            if anchor.frames:  # a stretch: its start, then its end
+                about = f"the {'start' if i == 0 else 'end'} of '{event}'"
+            goal = f"when: {about}"
+            out.plan.append({"goal": goal, "tool": "event_locate"})
+            draft: dict[str, Any] = {
+                "tool": "event_locate",
+                "arguments": {
+                    "query_content": telling_query(event, frame),
+                    "result_budget": ANCHOR_BUDGET,
+                },
+                "about": about,
+            }
+            if frame is not None:
+                draft["frame"] = frame.name
+            out.drafts.append(draft)
         return first
 
     def _analytic_step(
@@ -285,6 +350,10 @@ class Composer:
         if not anchors or has_span(anchors):
             return None
         plan = self._map(rest, now, context)
+        if plan.intent.operator is None and _HOW_FAR_RE.search(rest):
+            # "how far did I run in the week before ...": the distance in all,
+            # as with a period told by dates
+            plan = self._map(rest, now, context, operator="sum")
         if plan.analytic is None and plan.intent.operator is None:
             # "what was my pulse the day after ...": the value in that period
             plan = self._map(rest, now, context, operator="latest")
@@ -740,7 +809,10 @@ class Composer:
             or set(words(q)) & MONEY_VERBS
             or amount_words(q)
         )
-        if which is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
+        where = _WHERE_RE.match(q)
+        if where is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
+            noun = "place"  # "where do I run most often": the place column
+        elif which is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
             noun = which.group("noun")
             if not aggregate and noun not in ("week", "month", "year"):
                 # "which cafe made my most caffeinated drink", "which day had the
@@ -787,6 +859,11 @@ class Composer:
             group_by = BUCKETS[noun]
         elif named:
             group_by = named[0]
+        elif where is not None:
+            places = [c.name for c in texts if set(map(stem, words(c.name))) & _PLACES]
+            if len(places) != 1:
+                return None
+            group_by = places[0]
         else:
             col = self.planner.column_named(noun, texts)
             if col is None:
@@ -800,6 +877,8 @@ class Composer:
                 q,
             )
         ) and not (set(words(q)) & MONEY_VERBS)
+        if column is not None and column.unit and convertible(column.unit, "mL"):
+            counted = False  # "the week she drank the most milk": a volume
         op = measure_operator(q, column, counted or column is None)
         filters = [
             f

@@ -188,15 +188,42 @@ def measure_operator(text: str, column: ColumnCard | None, counted: bool) -> str
     if (
         column is not None
         and column.unit
-        and (convertible(column.unit, "km") or column.unit in CURRENCIES)
+        and (
+            convertible(column.unit, "km")
+            or column.unit in CURRENCIES
+            or (
+                convertible(column.unit, "mL")
+                and re.search(r"\bhow\s+much\b|\bdr[ai]nk\b|\bdrunk\b", text)
+            )
+        )
     ):
+        # a distance, money, "how much more milk", "drank the most milk":
+        # amounts that add up ("did my water intake go up" compares the daily
+        # intake, an average)
         return "sum"
     if column is not None and (
         re.search(r"step|count|calorie|kcal", column.name)
         or _names_plural(text, column.name)
     ):
         return "sum"  # "read the most pages", "more steps": an amount
+    if column is not None and _names_records(text, column.name):
+        return "count"  # "the most naps" over nap_length: how many naps
     return "avg"
+
+
+def _names_records(text: str, column: str) -> bool:
+    """Whether a question names the records, in the plural, by a column's lead word.
+
+    "Most naps" over ``nap_length``, "more rides" over ``ride_distance``: the
+    word before the measured quantity names the thing logged.
+    """
+    parts = words(column)
+    if len(parts) < 2:
+        return False
+    lead = stem(parts[0])
+    return any(
+        w.endswith("s") and stem(w) == lead and w != parts[0] for w in words(text)
+    )
 
 
 def amount_words(text: str) -> bool:

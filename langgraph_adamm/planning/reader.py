@@ -342,8 +342,12 @@ def _anchor_text(steps: list[dict[str, Any]]) -> str:
         a = s["anchor"]
         content = " ".join(str(a.get("content") or "").split())
         content = content if len(content) <= 90 else content[:87] + "..."
+        # the event as the question named it; a model's step: what it searched
+        name = (
+            s.get("about") or f"'{(s.get('arguments') or {}).get('query_content', '')}'"
+        )
         parts.append(
-            f"'{(s.get('arguments') or {}).get('query_content', '')}' anchored on "
+            f"{name} anchored on "
             f'{str(a.get("time"))[:10]} ({a.get("unit_id")}: "{content}")'
         )
     return f" Periods: {'; '.join(parts)}." if parts else ""

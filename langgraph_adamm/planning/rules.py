@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from langgraph_adamm.analytic.units import CURRENCIES
+from langgraph_adamm.analytic.units import CURRENCIES, dimension
 from langgraph_adamm.analytic.values import (
     canonical_unit,
     convert_units,
@@ -111,6 +111,12 @@ _DAY_WITH_RE = re.compile(
     r"\b(?:day|date|night|morning|evening)\s+(?:with|of|when|that|did|had|was)\b"
 )
 _WHEN_RE = re.compile(r"\bwhen\b|\bwhat\s+time\b")
+_VALUE_ASKED_RE = re.compile(
+    r"\bwhat(?:\s+(?:was|is|were|are)|'s)\s+(?:my|the|our)\s+(?:[a-z]+est|most|"
+    r"least|top|best|worst|max\w*|min\w*)\b"
+)
+""""What was my longest night of sleep": the value is asked, though a day word
+follows ("night of")."""
 _DATE_WORDS = frozenset({"day", "date", "night", "morning", "evening", "week", "time"})
 _RETRIEVAL_RE = re.compile(
     r"\b(?:when\s+did|where\s+did|who|remember|remind|what\s+did\s+(?:i|you)\s+"
@@ -254,6 +260,19 @@ def _unit_of(word: str) -> str | None:
     return unit
 
 
+_VOLUME = "[length] ** 3"
+"""The dimension of a volume drunk or used (mL, L)."""
+
+
+def _counts_things(unit: str | None) -> bool:
+    """Whether a column with this unit counts things ("steps", "loaves", none).
+
+    "How many steps" asks for the steps column's total; "how many naps" names
+    the records, and a nap-length column in minutes is no number of naps.
+    """
+    return unit is None or dimension(unit) == f"[{unit}]"
+
+
 def _conditions(rest: str) -> list[Condition]:
     found: list[Condition] = []
     for regex in (_PREFIX_COND, _SUFFIX_COND):
@@ -331,7 +350,7 @@ def read_intent(question: str, now: datetime | date) -> Intent:
     which_match = _WHICH_RE.search(rest)
     if superlative and (
         _WHEN_RE.search(rest)
-        or _DAY_WITH_RE.search(rest)
+        or (_DAY_WITH_RE.search(rest) and not _VALUE_ASKED_RE.search(rest))
         or (which_match and which_match.group(1) in _DATE_WORDS)
     ):
         answer = "date"
@@ -733,7 +752,7 @@ class RulePlanner:
             # "how many steps": a quantity when the noun names a numeric column
             noun = _Question.of(intent.count_noun)
             named = [c for c in numeric if _name_score(noun, c.name) >= 0.5]
-            if named and named[0].name not in used:
+            if named and named[0].name not in used and _counts_things(named[0].unit):
                 rest = [o for o, _ in intent.operators if o != "count"]
                 op = rest[0] if rest else "sum"
         target = None
@@ -751,7 +770,9 @@ class RulePlanner:
         else:
             money = False
         if op != "count":
-            target, t_score = self._target(intent, q, numeric, used)
+            target, t_score = self._target(
+                intent, q, numeric, used, [c for c in table.columns if not c.numeric]
+            )
             if target is None:
                 return None
             score += 2.0 * t_score
@@ -851,6 +872,7 @@ class RulePlanner:
         q: _Question,
         numeric: list[ColumnCard],
         used: set[str],
+        texts: list[ColumnCard] = (),  # type: ignore[assignment]
     ) -> tuple[str | None, float]:
         """The expression to aggregate or rank, and how sure the match is."""
         if not numeric:
@@ -867,6 +889,14 @@ class RulePlanner:
         if syn:
             name = max(syn, key=lambda n: syn[n])
             return name, 0.5 * syn[name]
+        if intent.answer == "value" and any(
+            _name_score(q, c.name) >= 0.5 for c in texts
+        ):
+            # "how much milk did she drink", "the week she drank the most milk"
+            # (milk: the kind of each feed): the one volume logged
+            amounts = [c for c in numeric if c.unit and dimension(c.unit) == _VOLUME]
+            if len(amounts) == 1:
+                return amounts[0].name, 0.4
         free = [c for c in numeric if c.name not in used]
         if len(free) == 1:
             return free[0].name, _GUESSED_TARGET

@@ -29,6 +29,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_adamm.analytic.values import convert_units, convertible
+from langgraph_adamm.planning.context import Embed
+from langgraph_adamm.planning.events import EventFrame, frame_named, told_like
 from langgraph_adamm.planning.reader import fmt
 
 REFERENCE_RE = re.compile(
@@ -39,6 +41,12 @@ EVENT_MATCH_FLOOR = 0.28
 phrase: an anchor on it is reported as unresolved instead of bounding a period."""
 EVENT_MATCH_GAP = 0.05
 """How far the anchoring event must score above the next one."""
+EVENT_MENTION_MARGIN = 0.1
+"""Rounds of one frame scoring this close to the best are the event and its
+later mentions; the earliest of them is the event."""
+EVENT_FRAME_FLOOR = 0.30
+"""The floor for a search by a frame's telling: the telling is longer than the
+phrase and lifts every round's score, the unrelated ones too."""
 Operation = Literal["difference", "ratio", "percent_change", "greater", "less"]
 
 
@@ -68,25 +76,78 @@ class StepValue:
     evidence: tuple[str, ...]
 
 
-def anchor_unit(step: dict[str, Any]) -> dict[str, Any] | None:
+def anchor_unit(
+    step: dict[str, Any],
+    embed: Embed | None = None,
+    records: frozenset[str] | set[str] = frozenset(),
+) -> dict[str, Any] | None:
     """The event an EventLocate step anchors on: its best unit, if convincing.
 
     A convincing match scores at least :data:`EVENT_MATCH_FLOOR` and stands out
     from the next event by :data:`EVENT_MATCH_GAP`: a phrase that matches
     several rounds about equally (everyday chat, two trips) names no one event,
     and the anchor is reported as unresolved instead of guessed.
+
+    A step that searched a life-event frame's telling (``step["frame"]``, see
+    :mod:`~langgraph_adamm.planning.events`) is read by :func:`_frame_anchor`;
+    without ``embed`` it anchors on nothing, since nothing could check what its
+    rounds tell. ``records`` are rounds that hold table rows: an event is told
+    in chat, so they are passed over.
     """
+    if "anchor" in step:  # decided when the step ran
+        return dict(step["anchor"]) if step["anchor"] else None
     units = (step.get("result") or {}).get("units") or []
     if step.get("error") or not units:
         return None
-    ranked = sorted(units, key=lambda u: -float(u.get("score", 0.0)))
+    ranked = sorted(
+        (u for u in units if u.get("unit_id") not in records and u.get("time")),
+        key=lambda u: -float(u.get("score", 0.0)),
+    )
+    frame = frame_named(step.get("frame"))
+    if frame is not None:
+        return _frame_anchor(ranked, frame, embed)
+    if not ranked:
+        return None
     best = ranked[0]
     score = float(best.get("score", 0.0))
-    if score < EVENT_MATCH_FLOOR or not best.get("time"):
+    if score < EVENT_MATCH_FLOOR:
         return None
     if len(ranked) > 1 and score - float(ranked[1].get("score", 0.0)) < EVENT_MATCH_GAP:
         return None
     return dict(best)
+
+
+def _frame_anchor(
+    ranked: list[dict[str, Any]], frame: EventFrame, embed: Embed | None
+) -> dict[str, Any] | None:
+    """The round that told a frame's event, among rounds ranked by score.
+
+    Rounds not told like the frame's event are passed over (see
+    :func:`~langgraph_adamm.planning.events.told_like`). An event is told
+    on its day and mentioned later ("the new place still smells of paint"): of
+    the rounds scoring within :data:`EVENT_MENTION_MARGIN` of the best, the
+    earliest is the event. The same text on several days is everyday chat, no
+    one event.
+    """
+    if embed is None:
+        return None
+    told = [
+        u
+        for u in ranked
+        if float(u.get("score", 0.0)) >= EVENT_FRAME_FLOOR
+        and told_like(str(u.get("content", "")), frame, embed)
+    ]
+    if not told:
+        return None
+    top = float(told[0].get("score", 0.0))
+    close: list[dict[str, Any]] = [
+        u for u in told if top - float(u.get("score", 0.0)) < EVENT_MENTION_MARGIN
+    ]
+    texts = [" ".join(str(u.get("content", "")).split()) for u in close]
+    if len(set(texts)) < len(texts):
+        return None
+    first = min(close, key=lambda u: str(u.get("time")))
+    return dict(first)
 
 
 def _groups(result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -214,3 +214,27 @@ def test_records_are_told_apart_from_chat_on_every_engine(database):
         chat_id = f"S{DAYS.index(MOVE) + 1}:1"  # the round that told the move
         assert m.record_rounds([record_id, chat_id, "no such round"]) == {record_id}
         assert m.record_rounds([]) == set()
+
+
+def test_how_many_of_a_named_quantity_is_its_total(mem):
+    """ "How many active minutes" names a whole column: a total, not a count."""
+    out = ask(mem, "How many active minutes did I get in May?")
+    want = sum(30 + i % 40 for i, d in enumerate(DAYS) if d in RECORDS and d.month == 5)
+    assert out["value"] == want
+    assert out["steps"][0]["arguments"]["operator"] == "sum"
+
+
+def test_a_plan_longer_than_max_steps_is_refused_not_cut(mem):
+    out = ask(
+        mem,
+        "What's the percentage change in my average steps from before the move "
+        "to while I was away in Lisbon?",
+    )
+    assert out["value"] is None and out["steps"] == []
+    assert any("memory steps" in part for part in out["unresolved"])
+
+
+def test_a_period_after_my_first_something_is_an_event_not_dropped(mem):
+    out = ask(mem, "How many steps did I do in the 2 weeks after my first dance class?")
+    assert out["value"] is None
+    assert any("my first dance class" in part for part in out["unresolved"])

@@ -311,6 +311,16 @@ class _QueryNodes:
             parse_time(state["now"]),
             self._context(mem, state["question"]),
         )
+        memory_steps = sum(d["tool"] != "combine" for d in composed.drafts)
+        if composed.composed and memory_steps > mem.config.max_steps:
+            # cut short, the plan would answer part of the question as if whole
+            return {
+                "failure": f"This question needs {memory_steps} memory steps; at "
+                f"most {mem.config.max_steps} run (max_steps).",
+                "notes": notes + composed.notes,
+                "unresolved": composed.unresolved
+                + [f"the question as a whole (it needs {memory_steps} memory steps)"],
+            }
         if composed.composed and all(
             self._allowed(d["tool"], mem) for d in composed.drafts
         ):

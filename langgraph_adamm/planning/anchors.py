@@ -25,25 +25,15 @@ from datetime import date, datetime
 from typing import Any
 
 from langgraph_adamm.planning.cues import LEAST_RE, MOST_RE
-from langgraph_adamm.planning.dates import PHRASE_PROBE_DAY, find_date_ranges
+from langgraph_adamm.planning.dates import (
+    NUMBER_WORDS,
+    PHRASE_PROBE_DAY,
+    find_date_ranges,
+)
 from langgraph_adamm.planning.events import stretch_frames
 
 ANCHOR_BUDGET = 3
 """Events an anchoring EventLocate returns (each costs 1 of the shared budget)."""
-_N_WORDS = {
-    "a": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "fourteen": 14,
-}
 _CLAUSE_END = (
     r"(?=\s*(?:[?.!,;:]|\s[-–—]\s|\bthan\b|\bthen\b|\bcompared\b|\bvs\.?\b|"
     r"\bversus\b|\bin\s+total\b|\boverall\b|\bon\s+average\b|\baltogether\b|"
@@ -69,9 +59,9 @@ _ANCHOR_RES: list[tuple[str, re.Pattern[str]]] = [
     (
         "window",
         re.compile(
-            r"\b(?:in|during|over|for)?\s*the\s+(?:(?P<n>\d+|a|one|two|three|four|"
-            r"five|six|seven|eight|nine|ten|fourteen)\s+)?(?P<unit>days?|weeks?|"
-            r"months?)\s+(?P<dir>before|after|"
+            r"\b(?:in|during|over|for)?\s*the\s+(?:(?P<n>\d+|"
+            + "|".join(NUMBER_WORDS)
+            + r")\s+)?(?P<unit>days?|weeks?|months?)\s+(?P<dir>before|after|"
             rf"following|leading\s+up\s+to|prior\s+to)\s+(?P<e1>{_EVENT_START}.*?)"
             + _CLAUSE_END
         ),
@@ -189,7 +179,7 @@ def _find_anchors(text: str) -> tuple[list[Anchor], str]:
                 )
             elif kind == "window":
                 n = m.group("n")
-                count = 1 if n is None else (int(n) if n.isdigit() else _N_WORDS[n])
+                count = 1 if n is None else (int(n) if n.isdigit() else NUMBER_WORDS[n])
                 unit = m.group("unit")
                 days = count * (
                     7
@@ -220,7 +210,7 @@ def _find_anchors(text: str) -> tuple[list[Anchor], str]:
                     "up to": "until",
                 }.get(word, "since")
                 a = Anchor(kind_of, [_clean_event(m.group("e1"), text)], m.group(0))
-            if any(_NOT_AN_EVENT.match(e) for e in a.events):
+            if kind == "between" and any(_NOT_AN_EVENT.match(e) for e in a.events):
                 # "between my first and latest sleep score": records, not events;
                 # kept as written, out of the way of the other rules
                 skipped.append(m.group(0))

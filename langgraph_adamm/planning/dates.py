@@ -25,7 +25,7 @@ for _i, _name in enumerate(calendar.month_name):
         MONTHS[_name[:3].lower()] = _i
 MONTHS["sept"] = 9
 
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "a": 1,
     "one": 1,
     "two": 2,
@@ -42,6 +42,7 @@ _NUMBER_WORDS = {
     "fourteen": 14,
     "thirty": 30,
 }
+"""Counts written as words ("the last three weeks", "the seven days before")."""
 _MON = (
     r"(?:january|february|march|april|may|june|july|august|september|october|"
     r"november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
@@ -58,7 +59,7 @@ _DAY = (
     rf"|the\s+\d{{1,2}}(?:st|nd|rd|th))"
 )
 _MONTH = rf"(?:{_MON}(?:\s+\d{{4}})?)"
-_N = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+_N = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
 
 
 PHRASE_PROBE_DAY = date(2026, 6, 30)
@@ -179,7 +180,7 @@ def _month_range(text: str, today: date) -> tuple[date, date] | None:
 
 
 def _count(token: str) -> int:
-    return int(token) if token.isdigit() else _NUMBER_WORDS[token]
+    return int(token) if token.isdigit() else NUMBER_WORDS[token]
 
 
 def find_date_range(question: str, now: datetime | date) -> DateRange | None:

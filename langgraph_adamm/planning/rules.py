@@ -273,6 +273,12 @@ def _counts_things(unit: str | None) -> bool:
     return unit is None or dimension(unit) == f"[{unit}]"
 
 
+def _names_whole(noun: str, column: str) -> bool:
+    """Whether a counted noun names every word of a column ("active minutes")."""
+    have = {stem(w) for w in words(noun)}
+    return all(stem(w) in have for w in words(column))
+
+
 def _conditions(rest: str) -> list[Condition]:
     found: list[Condition] = []
     for regex in (_PREFIX_COND, _SUFFIX_COND):
@@ -752,7 +758,14 @@ class RulePlanner:
             # "how many steps": a quantity when the noun names a numeric column
             noun = _Question.of(intent.count_noun)
             named = [c for c in numeric if _name_score(noun, c.name) >= 0.5]
-            if named and named[0].name not in used and _counts_things(named[0].unit):
+            if (
+                named
+                and named[0].name not in used
+                and (
+                    _counts_things(named[0].unit)
+                    or _names_whole(intent.count_noun, named[0].name)
+                )
+            ):
                 rest = [o for o, _ in intent.operators if o != "count"]
                 op = rest[0] if rest else "sum"
         target = None

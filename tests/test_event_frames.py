@@ -217,7 +217,7 @@ def test_records_are_told_apart_from_chat_on_every_engine(database):
 
 
 def test_how_many_of_a_named_quantity_is_its_total(mem):
-    """ "How many active minutes" names a whole column: a total, not a count."""
+    """A noun naming a whole column ("active minutes") asks for its total."""
     out = ask(mem, "How many active minutes did I get in May?")
     want = sum(30 + i % 40 for i, d in enumerate(DAYS) if d in RECORDS and d.month == 5)
     assert out["value"] == want

@@ -311,16 +311,6 @@ class _QueryNodes:
             parse_time(state["now"]),
             self._context(mem, state["question"]),
         )
-        memory_steps = sum(d["tool"] != "combine" for d in composed.drafts)
-        if composed.composed and memory_steps > mem.config.max_steps:
-            # cut short, the plan would answer part of the question as if whole
-            return {
-                "failure": f"This question needs {memory_steps} memory steps; at "
-                f"most {mem.config.max_steps} run (max_steps).",
-                "notes": notes + composed.notes,
-                "unresolved": composed.unresolved
-                + [f"the question as a whole (it needs {memory_steps} memory steps)"],
-            }
         if composed.composed and all(
             self._allowed(d["tool"], mem) for d in composed.drafts
         ):
@@ -646,10 +636,16 @@ class _QueryNodes:
                 "unresolved": list(state.get("unresolved") or []),
             }
         steps = base["steps"]
+        # a step the budget left unrun: what it was for is not in the answer
+        unrun = [
+            f"step {i} ({p['goal']}: the shared budget was spent before it ran)"
+            for i, p in enumerate(base["plan"][len(steps) :], len(steps) + 1)
+            if p["tool"] != "semantic_match"
+        ]
         reading = compose_read(
             state["question"],
             steps,
-            unresolved=list(state.get("unresolved") or []),
+            unresolved=list(state.get("unresolved") or []) + unrun,
             answer_form=state.get("answer_form", "value"),
             answer_column=state.get("answer_column"),
             output_unit=state.get("output_unit"),

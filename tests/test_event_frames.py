@@ -235,7 +235,7 @@ def test_a_plan_the_budget_cuts_short_says_what_did_not_run(mem):
     assert any("budget was spent" in part for part in out["unresolved"])
 
 
-def test_a_period_after_my_first_something_is_an_event_not_dropped(mem):
+def test_a_window_after_my_first_something_is_an_event_not_dropped(mem):
     out = ask(mem, "How many steps did I do in the 2 weeks after my first dance class?")
     assert out["value"] is None
     assert any("my first dance class" in part for part in out["unresolved"])

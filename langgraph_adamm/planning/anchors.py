@@ -84,7 +84,9 @@ _NOT_AN_EVENT = re.compile(
     r"^(?:my\s+|the\s+)?(?:first|last|latest|earliest|previous|next|highest|lowest|"
     r"most|least|best|worst|longest|shortest|biggest|smallest)\b"
 )
-"""Clauses that name records, not events ("between my first and latest score")."""
+"""Clauses that name records, not events ("between my first and latest score",
+"since the first weigh-in"); in a window ("the 2 weeks after my first night
+shift") the clause is an event."""
 _META_EVENT = re.compile(
     r"\b(?:start(?:ed|ing)?|began|begun|beginning)\s+(?:to\s+)?(?:log|track|record|"
     r"keep|us|writ|not)\w*"
@@ -210,7 +212,7 @@ def _find_anchors(text: str) -> tuple[list[Anchor], str]:
                     "up to": "until",
                 }.get(word, "since")
                 a = Anchor(kind_of, [_clean_event(m.group("e1"), text)], m.group(0))
-            if kind == "between" and any(_NOT_AN_EVENT.match(e) for e in a.events):
+            if kind != "window" and any(_NOT_AN_EVENT.match(e) for e in a.events):
                 # "between my first and latest sleep score": records, not events;
                 # kept as written, out of the way of the other rules
                 skipped.append(m.group(0))

@@ -917,7 +917,7 @@ class Memory:
         return self._require_retrieval().event_locate(query_content, result_budget)
 
     def record_rounds(self, round_ids: Sequence[str]) -> set[str]:
-        """Those of the rounds that hold records of a table (not chat).
+        """Those of the rounds that are records (a table row or a measured value).
 
         An event is told in chat: an anchoring EventLocate passes over records.
         """

@@ -180,6 +180,11 @@ def dimension(symbol: str | None) -> str | None:
         return f"[{symbol}]"
 
 
+def is_volume(symbol: str | None) -> bool:
+    """Whether a unit measures a volume (mL, L, cups read by pint)."""
+    return symbol is not None and dimension(symbol) == dimension("mL")
+
+
 @lru_cache(maxsize=4096)
 def _factor(from_unit: str, to_unit: str) -> tuple[float, bool]:
     """(multiplier, offset?) converting from_unit into to_unit."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from langgraph_adamm.analytic.units import CURRENCIES, convertible
+from langgraph_adamm.analytic.units import CURRENCIES, is_volume
 from langgraph_adamm.planning.anchors import (
     ANCHOR_BUDGET,
     PRONOUN_EVENT,
@@ -877,7 +877,7 @@ class Composer:
                 q,
             )
         ) and not (set(words(q)) & MONEY_VERBS)
-        if column is not None and column.unit and convertible(column.unit, "mL"):
+        if column is not None and is_volume(column.unit):
             counted = False  # "the week she drank the most milk": a volume
         op = measure_operator(q, column, counted or column is None)
         filters = [

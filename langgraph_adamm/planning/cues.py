@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from langgraph_adamm.analytic.units import CURRENCIES
+from langgraph_adamm.analytic.units import CURRENCIES, is_volume
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext
 from langgraph_adamm.planning.dates import MONTHS
@@ -192,7 +192,7 @@ def measure_operator(text: str, column: ColumnCard | None, counted: bool) -> str
             convertible(column.unit, "km")
             or column.unit in CURRENCIES
             or (
-                convertible(column.unit, "mL")
+                is_volume(column.unit)
                 and re.search(r"\bhow\s+much\b|\bdr[ai]nk\b|\bdrunk\b", text)
             )
         )

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal
 
 import numpy as np
 
-from langgraph_adamm.analytic.units import CURRENCIES, dimension
+from langgraph_adamm.analytic.units import CURRENCIES, dimension, is_volume
 from langgraph_adamm.analytic.values import (
     canonical_unit,
     convert_units,
@@ -258,10 +258,6 @@ def _unit_of(word: str) -> str | None:
     if unit is None and word in ("%", "percent", "pct"):
         return "%"
     return unit
-
-
-_VOLUME = "[length] ** 3"
-"""The dimension of a volume drunk or used (mL, L)."""
 
 
 def _counts_things(unit: str | None) -> bool:
@@ -885,7 +881,7 @@ class RulePlanner:
         q: _Question,
         numeric: list[ColumnCard],
         used: set[str],
-        texts: list[ColumnCard] = (),  # type: ignore[assignment]
+        texts: Sequence[ColumnCard] = (),
     ) -> tuple[str | None, float]:
         """The expression to aggregate or rank, and how sure the match is."""
         if not numeric:
@@ -907,7 +903,7 @@ class RulePlanner:
         ):
             # "how much milk did she drink", "the week she drank the most milk"
             # (milk: the kind of each feed): the one volume logged
-            amounts = [c for c in numeric if c.unit and dimension(c.unit) == _VOLUME]
+            amounts = [c for c in numeric if is_volume(c.unit)]
             if len(amounts) == 1:
                 return amounts[0].name, 0.4
         free = [c for c in numeric if c.name not in used]

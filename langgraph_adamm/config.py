@@ -158,6 +158,15 @@ class AdaMMConfig:
     episode_context_weight: float = 0.2
     """Hierarchical round retrieval blends an event's score with its episode's
     score by this weight (fixed a priori, not tuned on any benchmark)."""
+    lexical_search: bool = True
+    """Score events (and episodes and topics) by their words too: BM25 over
+    their texts, fused with the embedding scores (``lexical_weight``). Off: the
+    embedding scores alone (for ablation)."""
+    lexical_weight: float = 0.5
+    """The lexical part's weight in the fused score (the dense part has
+    ``1 - lexical_weight``)."""
+    lexical_stop_words: bool = True
+    """Leave English function words out of the lexical index."""
 
     # Query processing (AdaMM §3.5).
     metadata_embedding_weight: float = 0.70
@@ -199,6 +208,10 @@ class AdaMMConfig:
             raise ValueError(
                 f"text_backend must be torch, onnx or onnx-int8, got "
                 f"{self.text_backend!r}"
+            )
+        if not 0.0 <= self.lexical_weight <= 1.0:
+            raise ValueError(
+                f"lexical_weight must be in [0, 1], got {self.lexical_weight}"
             )
         if self.ingest_batch_size < 1:
             raise ValueError("ingest_batch_size must be at least 1")

@@ -162,6 +162,7 @@ def test_forgotten_round_is_gone_from_every_table_text_and_vector(tmp_path):
         m.ingest(history_from_dict(history()))
         rid = planted_round(m)
         assert text_cells(m, PLANT)  # it was there
+        assert PLANT.lower() in m.retrieval._lexical.terms()
         vec = TEXT.encode([f"The locksmith {PLANT} charged $85.50"])[0]
         report = m.forget([rid])
         assert report.round_ids == [rid] and report.retrieval.events == 1
@@ -170,6 +171,7 @@ def test_forgotten_round_is_gone_from_every_table_text_and_vector(tmp_path):
         assert report.retrieval.views >= 3  # round, dialogue, caption, OCR
         assert text_cells(m, PLANT) == []
         r = m.retrieval
+        assert PLANT.lower() not in r._lexical.terms()  # no word of it is left
         stored = r._text_index.reconstruct(list(range(len(r._text_index))))
         assert (
             len(stored)
@@ -192,9 +194,12 @@ def test_forgotten_round_is_gone_from_every_table_text_and_vector(tmp_path):
         assert m.retrieval.index_source == "file"
         assert search_state(m) == after
         assert text_cells(m, PLANT) == []
+        assert PLANT.lower() not in m.retrieval._lexical.terms()
+    assert list((tmp_path / "m.duckdb.index").rglob("lexical.npz"))
     assert not any(
-        PLANT.encode() in f.read_bytes() for f in tmp_path.rglob("*") if f.is_file()
-        and f.suffix != ".duckdb"
+        word in f.read_bytes()
+        for f in tmp_path.rglob("*") if f.is_file() and f.suffix != ".duckdb"
+        for word in (PLANT.encode(), PLANT.lower().encode())
     )  # fmt: skip
 
 

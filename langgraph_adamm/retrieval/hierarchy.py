@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import islice
+from typing import Any
 
 import numpy as np
 
@@ -304,6 +305,9 @@ class NodeVectors:
     has_text: np.ndarray
     visual: np.ndarray
     has_visual: np.ndarray
+    lexical: Any = field(default=None, repr=False, compare=False)
+    """BM25 over the nodes' descriptions, built by the first search that needs
+    it (a :class:`~langgraph_adamm.retrieval.lexical.LexicalIndex`)."""
 
     @classmethod
     def stack(cls, nodes: list[Episode | Topic]) -> NodeVectors:

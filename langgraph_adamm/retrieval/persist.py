@@ -27,13 +27,14 @@ import logging
 import os
 import tempfile
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from langgraph_adamm.retrieval.index import VectorIndex
+from langgraph_adamm.retrieval.lexical import LexicalIndex
 
 if TYPE_CHECKING:
     from langgraph_adamm.storage.database import MemoryDatabase
@@ -42,6 +43,10 @@ logger = logging.getLogger(__name__)
 FORMAT = 3
 """2: owners beside the indexes; 3: and the rows deleted since the last
 compaction (``*.dead.npy``)."""
+
+LEXICAL_FILE = "lexical.npz"
+"""The events' lexical index (:mod:`~langgraph_adamm.retrieval.lexical`),
+written with the vector indexes under the same fingerprint."""
 
 Stored = tuple[VectorIndex, "VectorIndex | None", array, array]
 """Text index, visual index (or None), and their owners."""
@@ -116,6 +121,33 @@ def load(
     return text, visual, text_owner, visual_owner
 
 
+def load_lexical(
+    folder: Path | None,
+    expected: dict[str, Any],
+    read: Callable[[Path], LexicalIndex],
+    events: int,
+) -> LexicalIndex | None:
+    """The persisted lexical index when it matches ``expected`` and the events.
+
+    ``read`` opens the file with the memory's settings (a file made with other
+    settings raises ValueError and is rebuilt).
+    """
+    if folder is None:
+        return None
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if meta != {"format": FORMAT, **expected} or not (folder / LEXICAL_FILE).is_file():
+        return None
+    try:
+        index = read(folder / LEXICAL_FILE)
+    except Exception as exc:  # noqa: BLE001 - a damaged file is rebuilt
+        logger.warning("lexical index in %s unreadable (%s); rebuilding", folder, exc)
+        return None
+    return index if len(index) == events else None
+
+
 def _read(folder: Path, name: str, options: dict[str, Any]) -> VectorIndex:
     dead = np.load(folder / f"{name}.dead.npy", allow_pickle=False)
     return VectorIndex.read(folder / f"{name}.faiss", dead=dead, **options)
@@ -125,7 +157,7 @@ def discard(folder: Path | None) -> None:
     """Delete persisted index files (after a forget, until they are written again)."""
     if folder is None or not folder.is_dir():
         return
-    for name in ("meta.json", *_files("text"), *_files("visual")):
+    for name in ("meta.json", LEXICAL_FILE, *_files("text"), *_files("visual")):
         try:
             (folder / name).unlink(missing_ok=True)
         except OSError as exc:
@@ -142,6 +174,7 @@ def save(
     text: VectorIndex,
     visual: VectorIndex | None,
     owners: tuple[Sequence[int], Sequence[int]],
+    lexical: LexicalIndex | None = None,
 ) -> None:
     """Write the indexes, owners and fingerprint; a failure is logged, not raised."""
     if folder is None:
@@ -163,6 +196,11 @@ def save(
                 np.save(Path(tmp) / f"{name}.dead.npy", index.dead_rows)
                 for file in _files(name):
                     os.replace(Path(tmp) / file, folder / file)
+            if lexical is None:
+                (folder / LEXICAL_FILE).unlink(missing_ok=True)
+            else:
+                lexical.write(Path(tmp) / LEXICAL_FILE)
+                os.replace(Path(tmp) / LEXICAL_FILE, folder / LEXICAL_FILE)
             meta = Path(tmp) / "meta.json"
             meta.write_text(json.dumps({"format": FORMAT, **expected}), "utf-8")
             os.replace(meta, folder / "meta.json")

@@ -23,11 +23,13 @@ from langgraph_adamm.retrieval.hierarchy import (
     Episode,
     Event,
     Hierarchy,
+    NodeVectors,
     Topic,
     fuse,
     fused_similarity,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
+from langgraph_adamm.retrieval.lexical import LexicalIndex, lexical_text
 from langgraph_adamm.retrieval.sql_search import SqlViewSearch
 from langgraph_adamm.storage.database import MemoryDatabase
 
@@ -48,6 +50,31 @@ class MemoryUnit(BaseModel):
     end_time: str | None = None
     neighbours: list[MemoryUnit] = Field(default_factory=list)
     """EventLocate: the events around this one in its session, in order."""
+    dense_score: float | None = None
+    """The embedding part of ``score`` (text and visual fused), when lexical
+    search is on."""
+    lexical_score: float | None = None
+    """The word-matching part of ``score``: BM25 divided by its bound for the
+    query (0: no query word in the unit), when lexical search is on."""
+
+
+Parts = dict[int, tuple[float, float, float | None]]
+"""Per event position (or node index): the fused score, its dense part and its
+lexical part (None when lexical search is off)."""
+
+
+def fuse_lexical(
+    dense: dict[int, float], lexical: dict[int, float], weight: float
+) -> Parts:
+    """Fused scores: ``(1 - weight) * dense + weight * lexical``.
+
+    ``lexical`` holds scores on BM25's 0-1 scale (:meth:`LexicalIndex.ceiling`);
+    a unit without a lexical score has 0 there.
+    """
+    return {
+        i: ((1 - weight) * d + weight * lexical.get(i, 0.0), d, lexical.get(i, 0.0))
+        for i, d in dense.items()
+    }
 
 
 def _iso(t: datetime | None) -> str | None:
@@ -101,6 +128,8 @@ class SearchMixin:
     """Set when the views are searched in SQL (pgvector); None: FAISS."""
     _unknown_views = 0
     """Views a SQL search returned of events this state does not hold yet."""
+    _lexical: LexicalIndex
+    """BM25 over the events' texts, by event position."""
     state_lock: StateLock
 
     def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
@@ -192,9 +221,78 @@ class SearchMixin:
         return q_text, q_visual
 
     def event_scores(
+        self,
+        q_text: np.ndarray,
+        q_visual: np.ndarray | None,
+        events: int,
+        query: str | None = None,
+    ) -> dict[int, float]:
+        """Scores of at least ``events`` best-matching events (when there are).
+
+        With ``query`` and ``config.lexical_search``, the fused dense and
+        lexical scores (:meth:`event_parts`); otherwise the dense ones.
+        """
+        return {
+            p: v[0]
+            for p, v in self.event_parts(q_text, q_visual, events, query).items()
+        }
+
+    def event_parts(
+        self,
+        q_text: np.ndarray,
+        q_visual: np.ndarray | None,
+        events: int,
+        query: str | None = None,
+    ) -> Parts:
+        """At least ``events`` best events, each with its fused score and parts.
+
+        Candidates are the best ``events`` by embedding and, with lexical search,
+        the best ``events`` by BM25; each is scored both ways.
+        """
+        dense = self._dense_scores(q_text, q_visual, events)
+        if query is None or not self.config.lexical_search:
+            return {p: (d, d, None) for p, d in dense.items()}
+        lexical = self._lexical_scores(self._lexical, query)
+        best = sorted(lexical, key=lambda p: (-lexical[p], p))[:events]
+        extra = [p for p in best if p not in dense]
+        if extra:
+            dense.update(self._dense_of(extra, q_text, q_visual))
+            for p in extra:  # an event with no vector in any modality
+                dense.setdefault(p, 0.0)
+        return fuse_lexical(dense, lexical, self.config.lexical_weight)
+
+    @staticmethod
+    def _lexical_scores(index: LexicalIndex, query: str) -> dict[int, float]:
+        """BM25 scores over the bound of the query (0-1), of units with a hit."""
+        docs, scores = index.scores(query)
+        if not docs.size:
+            return {}
+        scores = scores / index.ceiling(query)
+        return dict(zip(docs.tolist(), scores.tolist(), strict=True))
+
+    def _dense_of(
+        self, owners: list[int], q_text: np.ndarray, q_visual: np.ndarray | None
+    ) -> dict[int, float]:
+        """Fused text and visual scores of the given events, from their views."""
+        text_best = self._owner_best("text", owners, q_text)
+        visual_best: dict[int, float] = {}
+        if q_visual is not None and self._has_visual():
+            visual_best = self._owner_best("visual", owners, q_visual)
+        return {
+            o: fuse(
+                text_best.get(o),
+                visual_best.get(o),
+                self.config.text_weight,
+                self.config.visual_weight,
+            )
+            for o in owners
+            if o in text_best or o in visual_best
+        }
+
+    def _dense_scores(
         self, q_text: np.ndarray, q_visual: np.ndarray | None, events: int
     ) -> dict[int, float]:
-        """Fused scores of at least ``events`` best-matching events (when there are).
+        """Fused embedding scores of at least ``events`` best-matching events.
 
         Each modality's score is the best of the event's views in it. The view
         search widens until enough distinct events are found, since one event may
@@ -247,7 +345,12 @@ class SearchMixin:
         ]
 
     @staticmethod
-    def _unit_of(ev: Event, score: float) -> MemoryUnit:
+    def _unit_of(
+        ev: Event,
+        score: float,
+        dense: float | None = None,
+        lexical: float | None = None,
+    ) -> MemoryUnit:
         return MemoryUnit(
             unit_type="event",
             unit_id=ev.round_id,
@@ -257,7 +360,36 @@ class SearchMixin:
             session_id=ev.session_id,
             order=ev.order,
             time=_iso(ev.time),
+            dense_score=None if lexical is None or dense is None else round(dense, 6),
+            lexical_score=None if lexical is None else round(lexical, 6),
         )
+
+    def node_parts(
+        self,
+        level: NodeVectors,
+        q_text: np.ndarray,
+        q_visual: np.ndarray | None,
+        query: str | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Every node of a level: fused score, dense part, lexical part.
+
+        The lexical part is BM25 over the nodes' descriptions (an index built
+        once per state of the level); None when lexical search is off.
+        """
+        dense = level.scores(
+            q_text, q_visual, self.config.text_weight, self.config.visual_weight
+        )
+        if query is None or not self.config.lexical_search or not level.nodes:
+            return dense, dense, None
+        if level.lexical is None:
+            index = LexicalIndex(stop_words=self._lexical.stop_words)
+            index.add([lexical_text(n.description) for n in level.nodes])
+            level.lexical = index
+        lexical = np.zeros(len(level.nodes))
+        for i, v in self._lexical_scores(level.lexical, query).items():
+            lexical[i] = v
+        w = self.config.lexical_weight
+        return (1 - w) * dense + w * lexical, dense, lexical
 
     def _node_scores(
         self,
@@ -292,7 +424,7 @@ class SearchMixin:
         q_text, q_visual = self._query_vectors(query_content)
         with self.state_lock:
             return self._semantic_match(
-                q_text, q_visual, retrieval_scope, result_budget
+                q_text, q_visual, retrieval_scope, result_budget, query_content
             )
 
     def _semantic_match(
@@ -301,21 +433,32 @@ class SearchMixin:
         q_visual: np.ndarray | None,
         retrieval_scope: Scope,
         result_budget: int,
+        query: str | None = None,
     ) -> list[MemoryUnit]:
         if retrieval_scope == "event":
-            scores = self.event_scores(q_text, q_visual, max(50, 5 * result_budget))
-            best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:result_budget]
+            parts = self.event_parts(
+                q_text, q_visual, max(50, 5 * result_budget), query
+            )
+            best = sorted(parts.items(), key=lambda x: (-x[1][0], x[0]))
+            best = best[:result_budget]
             found = self.hierarchy.events.many_at(pos for pos, _ in best)
             return [
-                self._unit_of(ev, s) for ev, (_, s) in zip(found, best, strict=True)
+                self._unit_of(ev, *p) for ev, (_, p) in zip(found, best, strict=True)
             ]
         h = self.hierarchy
         level = h.node_vectors(retrieval_scope)
-        fused = level.scores(
-            q_text, q_visual, self.config.text_weight, self.config.visual_weight
-        )
+        fused, dense, lexical = self.node_parts(level, q_text, q_visual, query)
         top = np.argsort(-fused, kind="stable")[:result_budget]
         ranked = [(float(fused[i]), level.nodes[i]) for i in top]
+        part_of: dict[int, tuple[float | None, float | None]] = {
+            id(level.nodes[i]): (
+                round(float(dense[i]), 6),
+                None if lexical is None else round(float(lexical[i]), 6),
+            )
+            for i in top
+        }
+        if lexical is None:
+            part_of = {k: (None, None) for k in part_of}
         firsts = {
             ev.round_id: ev
             for ev in h.events.many(
@@ -339,6 +482,8 @@ class SearchMixin:
                         order=first.order if first else None,
                         time=_iso(node.start),
                         end_time=_iso(node.end),
+                        dense_score=part_of[id(node)][0],
+                        lexical_score=part_of[id(node)][1],
                     )
                 )
             else:
@@ -350,6 +495,8 @@ class SearchMixin:
                         score=round(score, 6),
                         content=node.description,
                         round_ids=rounds,
+                        dense_score=part_of[id(node)][0],
+                        lexical_score=part_of[id(node)][1],
                     )
                 )
         return out
@@ -362,7 +509,9 @@ class SearchMixin:
         _require_positive(result_budget, "result_budget")
         q_text, q_visual = self._query_vectors(query_content)
         with self.state_lock:
-            units = self._semantic_match(q_text, q_visual, "event", result_budget)
+            units = self._semantic_match(
+                q_text, q_visual, "event", result_budget, query_content
+            )
             for unit in units:
                 self._add_neighbours(unit, w)
         return units
@@ -388,7 +537,7 @@ class SearchMixin:
         _require_positive(k, "k")
         q_text, q_visual = self._query_vectors(query)
         with self.state_lock:
-            return self._retrieve_rounds(q_text, q_visual, k, hierarchical)
+            return self._retrieve_rounds(q_text, q_visual, k, hierarchical, query)
 
     def _retrieve_rounds(
         self,
@@ -396,19 +545,19 @@ class SearchMixin:
         q_visual: np.ndarray | None,
         k: int,
         hierarchical: bool,
+        query: str | None = None,
     ) -> list[str]:
-        scores = self.event_scores(q_text, q_visual, max(100, 10 * k))
+        scores = self.event_scores(q_text, q_visual, max(100, 10 * k), query)
         if hierarchical and self.config.episode_context_weight > 0:
             g = self.config.episode_context_weight
             h = self.hierarchy
-            ep_cache: dict[int, float] = {}
+            level = h.node_vectors("episode")
+            fused = self.node_parts(level, q_text, q_visual, query)[0]
+            at = {n.episode_id: i for i, n in enumerate(level.nodes)}  # type: ignore[union-attr]
             for pos in list(scores):
                 ep_id = h.events.episode_at(pos)
-                if ep_id is None:
+                if ep_id is None or ep_id not in at:
                     continue
-                if ep_id not in ep_cache:
-                    ep = h.episodes[ep_id]
-                    ep_cache[ep_id] = self._node_scores([ep], q_text, q_visual)[0]
-                scores[pos] = (1 - g) * scores[pos] + g * ep_cache[ep_id]
+                scores[pos] = (1 - g) * scores[pos] + g * float(fused[at[ep_id]])
         best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
         return [self.hierarchy.events.ids[pos] for pos, _ in best]

@@ -47,6 +47,11 @@ from langgraph_adamm.retrieval.hierarchy import (
     unit_sum,
 )
 from langgraph_adamm.retrieval.index import VectorIndex
+from langgraph_adamm.retrieval.lexical import (
+    ENGLISH_STOP_WORDS,
+    LexicalIndex,
+    lexical_text,
+)
 from langgraph_adamm.retrieval.search import MemoryUnit, Scope, SearchMixin, StateLock
 from langgraph_adamm.retrieval.sql_search import SqlViewSearch
 from langgraph_adamm.storage import pgvector
@@ -336,6 +341,7 @@ class RetrievalMemory(SearchMixin):
             self._text_index = VectorIndex(self.text_encoder.dim, use_gpu=False)
             self._visual_index = None
             self._sql.reload()
+            self._load_lexical(None)
             return
         stored, expected = None, None
         if self._index_folder is not None:  # a DuckDB file: indexes beside it
@@ -347,6 +353,8 @@ class RetrievalMemory(SearchMixin):
                 self.index_source = "file"
                 self._text_index, self._visual_index = text_index, visual_index
                 self._text_owner, self._visual_owner = text_owner, visual_owner
+                if not self._load_lexical(expected):
+                    self.save_index(expected)  # the rebuilt lexical index with it
                 return
             logger.warning("persisted index does not line up; rebuilding it")
         self.index_source = "database"
@@ -362,8 +370,48 @@ class RetrievalMemory(SearchMixin):
                 (h.events.position(rid), _vec(vec))
             )
         self._add_views(text_rows, visual_rows)
+        self._load_lexical(None)
         if text_rows or visual_rows:
             self.save_index(expected)
+
+    def _new_lexical(self) -> LexicalIndex:
+        return LexicalIndex(
+            stop_words=ENGLISH_STOP_WORDS if self.config.lexical_stop_words else None
+        )
+
+    def _read_lexical(self, path: Path) -> LexicalIndex:
+        return LexicalIndex.read(
+            path,
+            stop_words=ENGLISH_STOP_WORDS if self.config.lexical_stop_words else None,
+        )
+
+    def _load_lexical(self, expected: dict[str, Any] | None) -> bool:
+        """The events' lexical index, read or built.
+
+        From its file when that is current (True), else built from the stored
+        event texts (False).
+        """
+        h = self.hierarchy
+        if expected is not None:
+            stored = persist.load_lexical(
+                self._index_folder, expected, self._read_lexical, len(h.events)
+            )
+            if stored is not None:
+                self._lexical = stored
+                return True
+        self._lexical = self._new_lexical()
+        texts = [
+            lexical_text(t or "")
+            for (t,) in self.db.fetchall(
+                'SELECT text FROM adamm_events WHERE user_id = ? ORDER BY "order"',
+                [self.user_id],
+            )
+        ]
+        if len(texts) != len(h.events):  # cannot happen inside one snapshot
+            raise AdaMMError("the stored events changed while they were read")
+        for i in range(0, len(texts), 10_000):
+            self._lexical.add(texts[i : i + 10_000])
+        return False
 
     def _load_events(
         self, round_ids: list[str], hints: list[int] | None
@@ -442,6 +490,7 @@ class RetrievalMemory(SearchMixin):
             self._text_index,
             self._visual_index,
             (self._text_owner, self._visual_owner),
+            self._lexical,
         )
 
     def _add_views(
@@ -711,6 +760,7 @@ class RetrievalMemory(SearchMixin):
                 "(SELECT unnest(?::VARCHAR[]))",
                 [self.user_id, [r.round_id for _, r in batch]],
             )
+            self._lexical.add([lexical_text(ev.text) for ev in events])
             if self._sql is None:
                 self._add_views(text_new, visual_new)
             else:
@@ -755,6 +805,7 @@ class RetrievalMemory(SearchMixin):
                         self._text_owner = _shifted(self._text_owner, t_rows, gone)
                         self._visual_owner = _shifted(self._visual_owner, v_rows, gone)
                     if gone.size:
+                        self._lexical.remove(gone)
                         self.hierarchy.events.remove(gone)
                         self.hierarchy.invalidate()
                         self.forgotten += 1

@@ -137,6 +137,12 @@ class AdaMMConfig:
     twice: about a quarter fewer tokens on an image-heavy history, at the same
     recall on the Mem-Gallery dev split. Speed and recall with each setting are
     in BENCHMARKS.md."""
+    label_round_views: bool = False
+    """Embed a round's whole-text view as :func:`round_text` writes it, with
+    role labels and image markers ("User: ", "[Image S1:IMG_1] "). Off (the
+    default), without them: labels every round shares pull the rounds'
+    vectors together (flat dense Recall@10 on the LoCoMo dev split 0.441 with
+    them, 0.503 without; BENCHMARKS.md). The stored event text keeps them."""
     approximate_search_above: int | None = 100_000
     """Past this many vectors in one index, event search switches from exact
     FAISS search to an HNSW graph (recall against exact search in

@@ -160,12 +160,20 @@ def test_pool_bounds_order_and_scores():
         )
         assert pool.anchors == [0, 1]
         q = m.retrieval._query_vectors("tomato seedlings photo")
-        floor = min(cat.score_of(i, *q) for i in ranking) - 0.01
+        lexical = m.retrieval.round_lexical_scores("tomato seedlings photo")
+        assert lexical  # scores fuse the round's words, as event scores do
+        w = m.retrieval.config.lexical_weight
+
+        def fused(i: int) -> float:
+            words = lexical.get(cat.memories[i].round_id, 0.0)
+            return (1 - w) * cat.score_of(i, *q) + w * words
+
+        floor = min(fused(i) for i in ranking) - 0.01
         outside = [c for c in cands[3:] if not c.retrieved]
         assert outside  # depth 4 < pool 6: some neighbours were not retrieved
         for c in cands[3:]:
             if c.retrieved:
-                expected = cat.score_of(cat.index_of[c.memory_id], *q)
+                expected = fused(cat.index_of[c.memory_id])
             else:
                 expected = floor
             assert c.score == pytest.approx(expected)

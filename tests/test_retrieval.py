@@ -6,6 +6,7 @@ from langgraph_adamm.retrieval.encoders import (
     OpenClipEncoder,
     SentenceTransformerEncoder,
 )
+from langgraph_adamm.retrieval.lexical import lexical_text
 from tests.conftest import history_from_dict
 
 pytest.importorskip("sentence_transformers")
@@ -533,7 +534,7 @@ def test_long_views_are_stored_in_pieces_and_their_tail_is_found():
                 assert units[0].content.endswith(tail)  # the event keeps its whole text
                 # the round's vector stands for every piece, not the first
                 event = m.retrieval.hierarchy.events["S1:1"]
-                pieces = TEXT.chunks(event.text)
+                pieces = TEXT.chunks(lexical_text(event.text))  # as embedded
                 assert len(pieces) == len(views)
                 weights = np.array([len(p) for p in pieces], dtype=np.float64)
                 mean = (TEXT.encode(pieces) * weights[:, None]).sum(0) / weights.sum()
@@ -613,5 +614,6 @@ def test_without_whole_round_views_an_image_round_is_composed_from_its_views():
             "view = 'round'"
         )
         event = m.retrieval.hierarchy.events["S1:1"]
+        encoded = TEXT.encode([lexical_text(event.text)])[0]  # without the labels
         assert np.allclose(np.frombuffer(stored, dtype=np.float32), encoded, atol=1e-5)
         assert np.allclose(event.text_vec, encoded, atol=1e-5)

@@ -16,6 +16,11 @@ other pass. Retrieval is on, images are not embedded (no visual encoder).
 
     python tools/bench_ingest_revisions.py --baseline d8f54dd --passes 3
     python tools/bench_ingest_revisions.py --baseline d8f54dd --days 220 2200
+    python tools/bench_ingest_revisions.py --baseline 41d7594 --variants torch \
+        --days 220 2200
+
+``--variants`` picks this checkout's backends (default: torch and onnx-int8);
+the last column is each one's rate over the baseline's.
 """
 
 from __future__ import annotations
@@ -82,6 +87,13 @@ def main() -> None:
     parser.add_argument(
         "--days", type=int, nargs="+", default=[220], help="synthetic histories"
     )
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        choices=["torch", "onnx-int8"],
+        default=["torch", "onnx-int8"],
+        help="this checkout's text backends to run beside the baseline",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from langgraph_adamm.evaluation.mem_gallery import convert
@@ -108,12 +120,16 @@ def main() -> None:
                     Path(tmp) / f"synth{days}"
                 )
                 histories[f"synthetic ({days} days)"] = [f"{synth}::synth"]
-            variants = {"baseline": base, "torch": ROOT, "onnx-int8": ROOT}
+            variants = {"baseline": base} | dict.fromkeys(args.variants, ROOT)
+            mine = list(args.variants)
             print(
                 f"baseline: {args.baseline}; median of {args.passes} passes\n\n"
-                "| history | rounds | baseline rounds/s | torch rounds/s | "
-                "onnx-int8 rounds/s | onnx-int8 / baseline |\n"
-                "|---|---:|---:|---:|---:|---:|"
+                "| history | rounds | baseline rounds/s | "
+                + " | ".join(f"{v} rounds/s" for v in mine)
+                + " | "
+                + " | ".join(f"{v} / baseline" for v in mine)
+                + " |\n|---|---:|---:|"
+                + "---:|" * (2 * len(mine))
             )
             for label, files in histories.items():
                 seconds: dict[str, list[float]] = {v: [] for v in variants}
@@ -126,8 +142,10 @@ def main() -> None:
                 rate = {v: rounds / statistics.median(s) for v, s in seconds.items()}
                 print(
                     f"| {label} | {rounds:,} | {rate['baseline']:.0f} | "
-                    f"{rate['torch']:.0f} | {rate['onnx-int8']:.0f} | "
-                    f"{rate['onnx-int8'] / rate['baseline']:.2f} |",
+                    + " | ".join(f"{rate[v]:.0f}" for v in mine)
+                    + " | "
+                    + " | ".join(f"{rate[v] / rate['baseline']:.2f}" for v in mine)
+                    + " |",
                     flush=True,
                 )
         finally:

@@ -422,6 +422,19 @@ def discover(
         scores = {i: catalogue.score_of(i, q_text, q_visual) for i in allowed}
     else:
         scores = catalogue.scores(q_text, q_visual, config.retrieval_depth)
+    lexical = retrieval.round_lexical_scores(question)
+    if lexical:  # fused as events are: a memory has its round's lexical score
+        if within_rounds is None:
+            top_rounds = sorted(lexical, key=lambda r: (-lexical[r], r))
+            for rid in top_rounds[: config.retrieval_depth]:
+                for i in catalogue.by_round.get(rid, []):
+                    if i not in scores:
+                        scores[i] = catalogue.score_of(i, q_text, q_visual)
+        w = retrieval.config.lexical_weight
+        scores = {
+            i: (1 - w) * s + w * lexical.get(catalogue.memories[i].round_id, 0.0)
+            for i, s in scores.items()
+        }
     ranking = sorted(scores, key=lambda i: (-scores[i], i))[: config.retrieval_depth]
     seeds = ranking[: config.seeds]
     floor = (min(scores[i] for i in ranking) - 0.01) if ranking else 0.0

@@ -261,6 +261,20 @@ class SearchMixin:
                 dense.setdefault(p, 0.0)
         return fuse_lexical(dense, lexical, self.config.lexical_weight)
 
+    def round_lexical_scores(self, query: str) -> dict[str, float]:
+        """Round id -> lexical score (0-1) of each event holding a query word.
+
+        Empty when lexical search is off. For rankers over other units than
+        events (the evidence forest's memories), to fuse as events do.
+        """
+        if not self.config.lexical_search:
+            return {}
+        with self.state_lock:
+            ids = self.hierarchy.events.ids
+            return {
+                ids[p]: v for p, v in self._lexical_scores(self._lexical, query).items()
+            }
+
     @staticmethod
     def _lexical_scores(index: LexicalIndex, query: str) -> dict[int, float]:
         """BM25 scores over the bound of the query (0-1), of units with a hit."""

@@ -621,12 +621,13 @@ class RetrievalMemory(SearchMixin):
                 owners.append((j, chunk_view(view, k)))
 
         full_texts = [round_text(rnd) for _, rnd in batch]
+        plain = [lexical_text(t) for t in full_texts]
         whole = self.config.encode_image_round_views
         for j, (_, rnd) in enumerate(batch):
             full = full_texts[j]
             # an image-only round has no text vector, not a made-up one
             if full and (whole or not rnd.images):
-                add(j, "round", full)
+                add(j, "round", full if self.config.label_round_views else plain[j])
             dialogue = "\n".join(x for x in (rnd.user, rnd.assistant) if x)
             if rnd.images and dialogue:
                 add(j, "dialogue", dialogue)
@@ -718,6 +719,7 @@ class RetrievalMemory(SearchMixin):
             try:
                 self._apply_batch(
                     batch,
+                    plain,
                     outcome,
                     problems_before,
                     events,
@@ -732,6 +734,7 @@ class RetrievalMemory(SearchMixin):
     def _apply_batch(
         self,
         batch: Sequence[tuple[int, Round]],
+        plain: list[str],
         outcome: IndexOutcome,
         problems_before: int,
         events: list[Event],
@@ -760,7 +763,7 @@ class RetrievalMemory(SearchMixin):
                 "(SELECT unnest(?::VARCHAR[]))",
                 [self.user_id, [r.round_id for _, r in batch]],
             )
-            self._lexical.add([lexical_text(ev.text) for ev in events])
+            self._lexical.add(plain)
             if self._sql is None:
                 self._add_views(text_new, visual_new)
             else:

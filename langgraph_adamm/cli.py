@@ -133,15 +133,7 @@ def _users(db_path: str) -> list[str]:
     A memory written by an older version is migrated first (opened for writing
     once); a database that is not an adamm memory is refused unchanged.
     """
-    from langgraph_adamm.storage.database import MemoryDatabase
-
-    try:
-        db = MemoryDatabase(db_path, read_only=True)
-    except StorageError as exc:
-        if "needs migrating" not in str(exc):
-            raise
-        MemoryDatabase(db_path).close()
-        db = MemoryDatabase(db_path, read_only=True)
+    db = _read_only(db_path)
     try:
         return [
             r[0]
@@ -149,6 +141,38 @@ def _users(db_path: str) -> list[str]:
                 "SELECT DISTINCT user_id FROM adamm_rounds ORDER BY user_id"
             )
         ]
+    finally:
+        db.close()
+
+
+def _read_only(db_path: str) -> Any:
+    """The database opened read-only (migrated first when it is older)."""
+    from langgraph_adamm.storage.database import MemoryDatabase
+
+    try:
+        return MemoryDatabase(db_path, read_only=True)
+    except StorageError as exc:
+        if "needs migrating" not in str(exc):
+            raise
+        MemoryDatabase(db_path).close()
+        return MemoryDatabase(db_path, read_only=True)
+
+
+def _has_image_vectors(db_path: str, user: str) -> bool:
+    """Whether the user's memory holds image vectors (a question then needs SigLIP).
+
+    Without them a question needs no visual encoder, and so no open_clip and no
+    torch: captions and OCR text are text views.
+    """
+    db = _read_only(db_path)
+    try:
+        return bool(
+            db.fetchall(
+                "SELECT 1 FROM adamm_event_views WHERE user_id = ? AND "
+                "modality = 'visual' LIMIT 1",
+                [user],
+            )
+        )
     finally:
         db.close()
 
@@ -400,6 +424,11 @@ def _ask(args: argparse.Namespace) -> int:
             user_id=user,
             model=args.model,
             retrieval=False if args.no_retrieval else None,
+            visual_encoder=(
+                "default"
+                if not args.no_retrieval and _has_image_vectors(args.db, user)
+                else None
+            ),
             config=AdaMMConfig(text_backend=args.text_backend),
         )
     except AdaMMError as exc:
@@ -477,34 +506,46 @@ def _scenario_dir(path: str) -> Path:
     return folder
 
 
-def _eval(args: argparse.Namespace) -> int:
+def _benchmark(args: argparse.Namespace) -> Any:
+    """The benchmark's module, its input checked before any model loads."""
+    if args.benchmark == "locomo":
+        from langgraph_adamm.evaluation import locomo
+
+        locomo.read_items(args.path)
+        return locomo
     from langgraph_adamm.evaluation import mem_gallery
 
-    _scenario_dir(args.dir)
+    _scenario_dir(args.path)
+    return mem_gallery
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from langgraph_adamm.evaluation.common import METHODS, format_table, stderr_log
+
+    bench = _benchmark(args)
     if args.model and not args.rerank:
         raise AdaMMError("--model is for the forest's verifiers: add --rerank forest")
-    methods = args.methods or ["adamm", "adamm_events", "flat", "langgraph_store"]
-    result = mem_gallery.evaluate(
-        args.dir,
+    result = bench.evaluate(
+        args.path,
         k=args.k,
         encoder=_text_encoder(args.text_model, args.text_backend),
-        methods=methods,
-        log=None if args.quiet else mem_gallery.stderr_log,
+        methods=args.methods or list(METHODS),
+        log=None if args.quiet else stderr_log,
         rerank=args.rerank,
         model=args.model,
     )
     if args.json:
         print(json.dumps(result, indent=1))
     else:
-        print(mem_gallery.format_table(result))
+        print(format_table(result))
+        if hasattr(bench, "format_notes"):
+            print("\n" + bench.format_notes(result))
     return 0
 
 
 def _convert(args: argparse.Namespace) -> int:
-    from langgraph_adamm.evaluation import mem_gallery
-
-    _scenario_dir(args.dir)
-    for path in mem_gallery.convert(args.dir, args.out):
+    bench = _benchmark(args)
+    for path in bench.convert(args.path, args.out):
         print(path)
     return 0
 
@@ -525,6 +566,15 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+_BENCHMARKS = ["mem-gallery", "locomo"]
+_BENCHMARK_PATH_HELP = (
+    "mem-gallery: the folder of scenario files; locomo: the data file "
+    "(locomo10.json or a part of it)"
+)
+# evaluation.common.METHODS, repeated so that "adamm --help" imports no encoder
+_METHODS = ["adamm", "adamm_events", "flat", "langgraph_store", "bm25", "hybrid"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -641,8 +691,8 @@ def build_parser() -> argparse.ArgumentParser:
     cp.set_defaults(func=_compact)
 
     ev = sub.add_parser("eval", help="retrieval evaluation on a benchmark")
-    ev.add_argument("benchmark", choices=["mem-gallery"], help="benchmark format")
-    ev.add_argument("dir", help="folder of scenario files")
+    ev.add_argument("benchmark", choices=_BENCHMARKS, help="benchmark format")
+    ev.add_argument("path", help=_BENCHMARK_PATH_HELP)
     ev.add_argument(
         "--k", type=_positive_int, default=10, help="rounds retrieved per question"
     )
@@ -650,8 +700,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--methods",
         nargs="+",
-        choices=["adamm", "adamm_events", "flat", "langgraph_store"],
-        help="retrieval methods to score (default: all)",
+        choices=_METHODS,
+        help="retrieval methods to score (default: all): the hierarchy (adamm), "
+        "its events alone, and the baselines flat, langgraph_store, bm25, hybrid "
+        "(bm25 and flat fused by reciprocal rank)",
     )
     ev.add_argument(
         "--rerank",
@@ -672,8 +724,8 @@ def build_parser() -> argparse.ArgumentParser:
     conv = sub.add_parser(
         "convert", help="convert benchmark files to the history format"
     )
-    conv.add_argument("benchmark", choices=["mem-gallery"], help="benchmark format")
-    conv.add_argument("dir", help="folder of scenario files")
+    conv.add_argument("benchmark", choices=_BENCHMARKS, help="benchmark format")
+    conv.add_argument("path", help=_BENCHMARK_PATH_HELP)
     conv.add_argument("out", help="folder to write histories and questions into")
     conv.set_defaults(func=_convert)
 

@@ -133,11 +133,21 @@ def test_eval_command_json(tmp_path, capsys):
     assert main(["eval", "mem-gallery", str(src), "--k", "2", "--json", "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["k"] == 2 and out["questions"] == 2  # AR is left out
-    assert set(out["methods"]) == {"adamm", "adamm_events", "flat", "langgraph_store"}
+    assert list(out["methods"]) == [
+        "adamm",
+        "adamm_events",
+        "flat",
+        "langgraph_store",
+        "bm25",
+        "hybrid",
+    ]
     for m in out["methods"].values():
         assert set(m["overall"]) == {"precision", "recall", "hit"}
         assert set(m["by_type"]) == {"FR", "VS"}
     assert out["methods"]["flat"]["by_type"]["VS"]["hit"] == 1.0
+    # "learning" is in one clue round of the FR question and in no other round
+    assert out["methods"]["bm25"]["by_type"]["FR"]["hit"] == 1.0
+    assert out["methods"]["hybrid"]["by_type"]["FR"]["hit"] == 1.0
 
 
 def test_eval_with_the_forest(tmp_path, capsys):

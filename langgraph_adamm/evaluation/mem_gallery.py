@@ -3,31 +3,58 @@
 Mem-Gallery (Bei et al., 2026) scenario files hold multi-session dialogues with
 images (captions here; the image files are not distributed with the dev split)
 and human-annotated questions whose ``clue`` lists the gold evidence rounds.
-Retrieval is scored with the benchmark's own definitions: the top-K retrieved
-round ids, deduplicated; Precision@K = hits / number returned, Recall@K = hits /
-number of clue rounds, Hit@K = 1 if any hit; averaged over questions. Answer
+Retrieval is scored with the benchmark's own definitions
+(:mod:`langgraph_adamm.evaluation.common`), averaged over questions. Answer
 refusal (AR) questions have no clues and are left out.
 """
 
 from __future__ import annotations
 
 import json
-import statistics
-import sys
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
-from functools import partial
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.errors import HistoryFormatError
+from langgraph_adamm.evaluation.baselines import (
+    FlatRetriever,
+    LangGraphStoreRetriever,
+    Retriever,
+)
+from langgraph_adamm.evaluation.common import (
+    METHODS,
+    Conversation,
+    forest_summary,
+    format_table,
+    query_text,
+    retrieval_metrics,
+    score_conversations,
+    source_rounds,
+    stderr_log,
+    write_questions,
+)
 from langgraph_adamm.history import History, Question, history_from_dict
 from langgraph_adamm.retrieval.encoders import TextEncoder
-from langgraph_adamm.retrieval.store import round_text
 
 if TYPE_CHECKING:
     from langgraph_adamm.config import AdaMMConfig
+
+__all__ = [
+    "EXCLUDED_TYPES",
+    "FlatRetriever",
+    "LangGraphStoreRetriever",
+    "Retriever",
+    "convert",
+    "evaluate",
+    "forest_summary",
+    "format_table",
+    "load_scenario",
+    "query_text",
+    "retrieval_metrics",
+    "scenario_to_document",
+    "source_rounds",
+    "stderr_log",
+]
 
 EXCLUDED_TYPES = frozenset({"AR"})
 
@@ -102,98 +129,16 @@ def convert(src: str | Path, out: str | Path) -> list[Path]:
         hist.write_text(json.dumps(doc, indent=1), encoding="utf-8")
         _, questions = load_scenario(file)
         qs = out_dir / f"{file.stem}.questions.jsonl"
-        qs.write_text(
-            "".join(
-                json.dumps(
-                    {
-                        "question_id": q.question_id,
-                        "question": q.question,
-                        "answer": q.answer,
-                        "type": q.type,
-                        "evidence": list(q.evidence),
-                        **q.extra,
-                    }
-                )
-                + "\n"
-                for q in questions
-            ),
-            encoding="utf-8",
-        )
+        write_questions(qs, questions)
         written += [hist, qs]
     return written
 
 
-def retrieval_metrics(
-    retrieved: Sequence[str], clues: Iterable[str], k: int
-) -> dict[str, float]:
-    """Precision@K, Recall@K and Hit@K of one question, as Mem-Gallery defines them."""
-    top: list[str] = []
-    for x in list(retrieved)[:k]:
-        if x not in top:
-            top.append(x)
-    gold = set(clues)
-    hits = sum(1 for x in top if x in gold)
-    return {
-        "precision": hits / max(1, len(top)),
-        "recall": hits / len(gold) if gold else 0.0,
-        "hit": 1.0 if hits else 0.0,
-    }
-
-
-def query_text(q: Question) -> str:
-    """The question, with the caption of its image when it has one."""
-    caption = q.extra.get("question_image_caption")
-    return f"{q.question} [image: {caption}]" if caption else q.question
-
-
-Retriever = Callable[[str, int], list[str]]
-
-
-class FlatRetriever:
-    """The flat baseline (MM-RAG): one vector per round, top-K by cosine."""
-
-    def __init__(self, history: History, encoder: TextEncoder) -> None:
-        self.ids = [r.round_id for r in history.rounds()]
-        self.encoder = encoder
-        self.matrix = encoder.encode([round_text(r) for r in history.rounds()])
-
-    def __call__(self, query: str, k: int) -> list[str]:
-        """The top-k round ids."""
-        scores = self.matrix @ self.encoder.encode([query])[0]
-        order = sorted(range(len(self.ids)), key=lambda i: (-float(scores[i]), i))[:k]
-        return [self.ids[i] for i in order]
-
-
-class LangGraphStoreRetriever:
-    """LangGraph's own InMemoryStore with an embedding index over the round texts."""
-
-    def __init__(self, history: History, encoder: TextEncoder) -> None:
-        from langgraph.store.memory import InMemoryStore
-
-        def embed(texts: Sequence[str]) -> list[list[float]]:
-            return encoder.encode(list(texts)).tolist()
-
-        self.store = InMemoryStore(
-            index={"dims": encoder.dim, "embed": embed, "fields": ["text"]}
-        )
-        from langgraph.store.base import PutOp
-
-        self.store.batch(
-            [
-                PutOp(("rounds",), r.round_id, {"text": round_text(r)})
-                for r in history.rounds()
-            ]
-        )
-
-    def __call__(self, query: str, k: int) -> list[str]:
-        """The top-k round ids."""
-        return [
-            item.key for item in self.store.search(("rounds",), query=query, limit=k)
-        ]
-
-
-def _mean(values: list[float]) -> float:
-    return statistics.fmean(values) if values else 0.0
+def _conversations(files: Sequence[Path]) -> Iterator[Conversation]:
+    for file in files:
+        history, questions = load_scenario(file)
+        scored = [q for q in questions if q.type not in EXCLUDED_TYPES and q.evidence]
+        yield file.stem, history, scored
 
 
 def evaluate(
@@ -201,7 +146,7 @@ def evaluate(
     *,
     k: int = 10,
     encoder: TextEncoder,
-    methods: Sequence[str] = ("adamm", "adamm_events", "flat", "langgraph_store"),
+    methods: Sequence[str] = METHODS,
     log: Callable[[str], None] | None = None,
     rerank: str | None = None,
     model: Any = None,
@@ -215,6 +160,12 @@ def evaluate(
     "by_type": {TYPE: {...}}}}}`` with precision, recall and hit averaged over
     the questions that have clue rounds (AR excluded).
 
+    The methods (:data:`~langgraph_adamm.evaluation.common.METHODS`): ``adamm``,
+    the hierarchy; ``adamm_events``, its event scores without the episode blend;
+    and the baselines of :mod:`langgraph_adamm.evaluation.baselines`: ``flat``
+    (one vector per round), ``langgraph_store`` (LangGraph's InMemoryStore),
+    ``bm25`` (lexical) and ``hybrid`` (reciprocal-rank fusion of bm25 and flat).
+
     With ``rerank="forest"`` the memories also index single turns (GraphMemix's
     granularity; event scores do not change) and two methods are added:
     ``adamm_memories``, the rounds of the top-K memories by multi-view score
@@ -226,185 +177,16 @@ def evaluate(
     rounds of the top-K retrieved memories), Recoverable (not Direct but in the
     candidate pool) or No access (GraphMemix Table 4).
     """
-    from langgraph_adamm.config import AdaMMConfig, ForestConfig
-    from langgraph_adamm.memory import Memory
-
-    if rerank not in (None, "forest"):
-        raise ValueError(f"unknown rerank {rerank!r} (known: forest)")
     files = sorted(Path(directory).glob("*.json"))
     if not files:
         raise HistoryFormatError(f"{directory}: no Mem-Gallery scenario files (*.json)")
-    all_methods = list(methods) + (["adamm_memories", "adamm+forest"] if rerank else [])
-    per: dict[str, dict[str, list[dict[str, float]]]] = {
-        m: defaultdict(list) for m in all_methods
-    }
-    forest_stats: dict[str, list[float]] = defaultdict(list)
-    access: dict[str, int] = {"direct": 0, "recoverable": 0, "no_access": 0}
-    config = config or AdaMMConfig()
-    if rerank:
-        config = replace(config, turn_views=True, forest=ForestConfig(offline=True))
-    total = 0
-    for file in files:
-        history, questions = load_scenario(file)
-        with Memory(
-            ":memory:",
-            user_id=history.user_id,
-            text_encoder=encoder,
-            visual_encoder=None,
-            config=config,
-        ) as memory:
-            memory.ingest(history)
-            assert memory.retrieval is not None
-            retrievers: dict[str, Retriever] = {}
-            for name in methods:
-                if name == "adamm":
-                    retrievers[name] = memory.retrieval.retrieve_rounds
-                elif name == "adamm_events":
-                    retrievers[name] = partial(
-                        memory.retrieval.retrieve_rounds, hierarchical=False
-                    )
-                elif name == "flat":
-                    retrievers[name] = FlatRetriever(history, encoder)
-                elif name == "langgraph_store":
-                    retrievers[name] = LangGraphStoreRetriever(history, encoder)
-                else:
-                    raise ValueError(f"unknown method {name!r}")
-            scored = [
-                q for q in questions if q.type not in EXCLUDED_TYPES and q.evidence
-            ]
-            reranker = None
-            if rerank:
-                from langgraph_adamm.forest import ForestReranker
-
-                reranker = ForestReranker(memory, model=model)
-                forest_stats["memories"].append(len(reranker.catalogue))
-            for q in scored:
-                text = query_text(q)
-                for name, retrieve in retrievers.items():
-                    m = retrieval_metrics(retrieve(text, k), q.evidence, k)
-                    per[name][q.type or "?"].append(m)
-                if reranker is not None:
-                    caption = q.extra.get("question_image_caption")
-                    result = reranker.rerank(
-                        text,
-                        question_type=q.type,
-                        question_image_captions=[caption] if caption else [],
-                    )
-                    got = result.round_ids()
-                    per["adamm_memories"][q.type or "?"].append(
-                        retrieval_metrics(source_rounds(result, k), q.evidence, k)
-                    )
-                    per["adamm+forest"][q.type or "?"].append(
-                        retrieval_metrics(got, q.evidence, k)
-                    )
-                    forest_stats["solver_ms"].append(result.solver_ms)
-                    forest_stats["selected"].append(len(result.selected))
-                    forest_stats["rounds"].append(len(got))
-                    forest_stats["edges"].append(len(result.edges))
-                    forest_stats["candidates"].append(result.candidates)
-                    forest_stats["mode:" + result.mode].append(1)
-                    direct = set(source_rounds(result, k))
-                    forest_stats["source_rounds"].append(len(direct))
-                    pool = set(result.pool_round_ids)
-                    for gold in set(q.evidence):
-                        if gold in direct:
-                            access["direct"] += 1
-                        elif gold in pool:
-                            access["recoverable"] += 1
-                        else:
-                            access["no_access"] += 1
-            total += len(scored)
-            if log:
-                log(f"{file.stem}: {history.round_count} rounds, {len(scored)} scored")
-    out: dict[str, Any] = {"k": k, "questions": total, "methods": {}}
-    for name, by_type in per.items():
-        everything = [m for ms in by_type.values() for m in ms]
-        out["methods"][name] = {
-            "overall": {
-                key: _mean([m[key] for m in everything])
-                for key in ("precision", "recall", "hit")
-            },
-            "by_type": {
-                t: {
-                    key: _mean([m[key] for m in ms])
-                    for key in ("precision", "recall", "hit")
-                }
-                | {"n": len(ms)}
-                for t, ms in sorted(by_type.items())
-            },
-        }
-    if rerank:
-        out["forest"] = forest_summary(forest_stats, access)
-    return out
-
-
-def source_rounds(result: Any, k: int) -> list[str]:
-    """Rounds of the top-k memories of the forest's retrieval ranking."""
-    return list(dict.fromkeys(result.retrieval_rounds[:k]))
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-def forest_summary(
-    stats: dict[str, list[float]], access: dict[str, int]
-) -> dict[str, Any]:
-    """Solver time, selection sizes and evidence access of the forest runs."""
-    gold = sum(access.values())
-    return {
-        "modes": {
-            key.partition(":")[2]: len(v)
-            for key, v in stats.items()
-            if key.startswith("mode:")
-        },
-        "solver_ms": {
-            "median": statistics.median(stats["solver_ms"])
-            if stats["solver_ms"]
-            else 0.0,
-            "p95": _percentile(stats["solver_ms"], 0.95),
-        },
-        "memories": int(sum(stats["memories"])),
-        "mean_selected_memories": _mean(stats["selected"]),
-        "mean_selected_rounds": _mean(stats["rounds"]),
-        "mean_source_rounds": _mean(stats["source_rounds"]),
-        "mean_edges": _mean(stats["edges"]),
-        "mean_candidates": _mean(stats["candidates"]),
-        "evidence_access": {
-            "gold_rounds": gold,
-            **{key: (n / gold if gold else 0.0) for key, n in access.items()},
-        },
-    }
-
-
-def format_table(result: dict[str, Any]) -> str:
-    """A Markdown table: one row per method and question type."""
-    k = result["k"]
-    methods = result["methods"]
-    types = sorted({t for m in methods.values() for t in m["by_type"]})
-    lines = [
-        f"| method | type | n | P@{k} | R@{k} | Hit@{k} |",
-        "|---|---|---:|---:|---:|---:|",
-    ]
-    for name, m in methods.items():
-        for t in types:
-            s = m["by_type"].get(t)
-            if s:
-                lines.append(
-                    f"| {name} | {t} | {s['n']} | {s['precision']:.3f} | "
-                    f"{s['recall']:.3f} | {s['hit']:.3f} |"
-                )
-        o = m["overall"]
-        lines.append(
-            f"| **{name}** | **overall** | {result['questions']} | "
-            f"**{o['precision']:.3f}** | **{o['recall']:.3f}** | **{o['hit']:.3f}** |"
-        )
-    return "\n".join(lines)
-
-
-def stderr_log(message: str) -> None:
-    """Progress lines for the command line."""
-    print(message, file=sys.stderr, flush=True)
+    return score_conversations(
+        _conversations(files),
+        k=k,
+        encoder=encoder,
+        methods=methods,
+        log=log,
+        rerank=rerank,
+        model=model,
+        config=config,
+    )

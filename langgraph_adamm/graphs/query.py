@@ -186,11 +186,16 @@ class _QueryNodes:
         ctx = self._contexts.get(key)
         if ctx is None:
             tables, episodes = mem.planning_cards()
+            if not (self.retrieval and mem.retrieval is not None):
+                episodes = []
             ctx = ContextBuilder(mem.config, self._embed(mem)).build(
                 question,
                 tables if self.analytic else [],
-                episodes if self.retrieval and mem.retrieval is not None else [],
+                episodes,
                 whole=not self.planning_context,
+                episode_scores=mem.retrieval.episode_scores(question)
+                if episodes and self.planning_context and mem.retrieval is not None
+                else None,
             )
             self._contexts[key] = ctx
             while len(self._contexts) > 64:

@@ -5,12 +5,14 @@ text metadata (a table: name, description, columns with types, units and sample
 values; an episode: its description). Candidates are scored against the question
 by ``w_e · cos(E(q), E(μ)) + w_t · TokSim(q, μ)`` and the top ``k_tables`` and
 ``k_episodes`` are kept. Without an embedding model the score is the token
-similarity alone, and the context says so.
+similarity alone, and the context says so. The query graph passes the
+episodes' retrieval scores instead (embedding and BM25 fused, as SemanticMatch
+ranks episodes), so a planner sees the episodes retrieval would return.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -221,6 +223,7 @@ class ContextBuilder:
         episodes: Sequence[EpisodeCard],
         *,
         whole: bool = False,
+        episode_scores: Mapping[str, float] | None = None,
     ) -> PlanningContext:
         """The planning context of a question.
 
@@ -230,6 +233,9 @@ class ContextBuilder:
             episodes: Every episode's card (with its stored text vector).
             whole: Keep every candidate unscored (the "w/o planning context"
                 ablation).
+            episode_scores: The episodes' scores by unit id, as retrieval
+                scores them (embedding and words fused); without them, the
+                episodes are scored like the tables.
         """
         if whole:
             return PlanningContext(
@@ -242,20 +248,23 @@ class ContextBuilder:
         t_scores = _scores(
             question, q_vec, table_texts, self._vectors(table_texts), self.config
         )
-        ep_vectors = None
-        if (
-            q_vec is not None
-            and episodes
-            and all(e.vector is not None for e in episodes)
-        ):
-            ep_vectors = np.stack([np.asarray(e.vector) for e in episodes])
-        e_scores = _scores(
-            question,
-            q_vec,
-            [e.description for e in episodes],
-            ep_vectors,
-            self.config,
-        )
+        if episode_scores is not None:
+            e_scores = [episode_scores.get(e.unit_id, 0.0) for e in episodes]
+        else:
+            ep_vectors = None
+            if (
+                q_vec is not None
+                and episodes
+                and all(e.vector is not None for e in episodes)
+            ):
+                ep_vectors = np.stack([np.asarray(e.vector) for e in episodes])
+            e_scores = _scores(
+                question,
+                q_vec,
+                [e.description for e in episodes],
+                ep_vectors,
+                self.config,
+            )
         top_t = sorted(zip(tables, t_scores, strict=True), key=lambda x: -x[1])
         top_e = sorted(zip(episodes, e_scores, strict=True), key=lambda x: -x[1])
         return PlanningContext(

@@ -101,7 +101,7 @@ def anchor_unit(
         return None
     ranked = sorted(
         (u for u in units if u.get("unit_id") not in records and u.get("time")),
-        key=lambda u: -float(u.get("score", 0.0)),
+        key=lambda u: -_similarity(u),
     )
     frame = frame_named(step.get("frame"))
     if frame is not None:
@@ -109,12 +109,22 @@ def anchor_unit(
     if not ranked:
         return None
     best = ranked[0]
-    score = float(best.get("score", 0.0))
+    score = _similarity(best)
     if score < EVENT_MATCH_FLOOR:
         return None
-    if len(ranked) > 1 and score - float(ranked[1].get("score", 0.0)) < EVENT_MATCH_GAP:
+    if len(ranked) > 1 and score - _similarity(ranked[1]) < EVENT_MATCH_GAP:
         return None
     return dict(best)
+
+
+def _similarity(unit: dict[str, Any]) -> float:
+    """A unit's embedding similarity: the floors and gaps here are cosines.
+
+    With lexical search on, a unit's ``score`` also holds its BM25 part, on
+    another scale; its ``dense_score`` is the cosine the floors were set for.
+    """
+    dense = unit.get("dense_score")
+    return float(unit.get("score", 0.0) if dense is None else dense)
 
 
 def _frame_anchor(
@@ -134,14 +144,14 @@ def _frame_anchor(
     told = [
         u
         for u in ranked
-        if float(u.get("score", 0.0)) >= EVENT_FRAME_FLOOR
+        if _similarity(u) >= EVENT_FRAME_FLOOR
         and told_like(str(u.get("content", "")), frame, embed)
     ]
     if not told:
         return None
-    top = float(told[0].get("score", 0.0))
+    top = _similarity(told[0])
     close: list[dict[str, Any]] = [
-        u for u in told if top - float(u.get("score", 0.0)) < EVENT_MENTION_MARGIN
+        u for u in told if top - _similarity(u) < EVENT_MENTION_MARGIN
     ]
     texts = [" ".join(str(u.get("content", "")).split()) for u in close]
     if len(set(texts)) < len(texts):

@@ -261,6 +261,21 @@ class SearchMixin:
                 dense.setdefault(p, 0.0)
         return fuse_lexical(dense, lexical, self.config.lexical_weight)
 
+    def episode_scores(self, query: str) -> dict[str, float]:
+        """Every episode's fused score for a query, by unit id (``episode:N``).
+
+        As SemanticMatch scores episodes: dense and lexical parts fused (the
+        planning context ranks the episodes it shows a planner by it).
+        """
+        q_text, q_visual = self._query_vectors(query)
+        with self.state_lock:
+            level = self.hierarchy.node_vectors("episode")
+            fused = self.node_parts(level, q_text, q_visual, query)[0]
+            return {
+                f"episode:{n.episode_id}": float(s)  # type: ignore[union-attr]
+                for n, s in zip(level.nodes, fused, strict=True)
+            }
+
     def round_lexical_scores(self, query: str) -> dict[str, float]:
         """Round id -> lexical score (0-1) of each event holding a query word.
 

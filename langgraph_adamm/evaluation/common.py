@@ -118,6 +118,13 @@ def build_retrievers(
     return {name: get(name) for name in methods}
 
 
+def answerable(
+    questions: Iterable[Question], excluded: frozenset[str]
+) -> list[Question]:
+    """The questions retrieval is scored on: of no excluded type, with evidence."""
+    return [q for q in questions if q.type not in excluded and q.evidence]
+
+
 def _check_methods(methods: Sequence[str]) -> None:
     unknown = [m for m in methods if m not in METHODS]
     if unknown:

@@ -29,6 +29,7 @@ from langgraph_adamm.errors import HistoryFormatError
 from langgraph_adamm.evaluation.common import (
     METHODS,
     Conversation,
+    answerable,
     score_conversations,
     write_questions,
 )
@@ -295,7 +296,7 @@ def problems(
 
 def scored(questions: Sequence[Question]) -> list[Question]:
     """The questions retrieval is scored on: answerable, with valid evidence."""
-    return [q for q in questions if q.type not in EXCLUDED_TYPES and q.evidence]
+    return answerable(questions, EXCLUDED_TYPES)
 
 
 def evaluate(

@@ -24,6 +24,7 @@ from langgraph_adamm.evaluation.baselines import (
 from langgraph_adamm.evaluation.common import (
     METHODS,
     Conversation,
+    answerable,
     forest_summary,
     format_table,
     query_text,
@@ -137,8 +138,7 @@ def convert(src: str | Path, out: str | Path) -> list[Path]:
 def _conversations(files: Sequence[Path]) -> Iterator[Conversation]:
     for file in files:
         history, questions = load_scenario(file)
-        scored = [q for q in questions if q.type not in EXCLUDED_TYPES and q.evidence]
-        yield file.stem, history, scored
+        yield file.stem, history, answerable(questions, EXCLUDED_TYPES)
 
 
 def evaluate(

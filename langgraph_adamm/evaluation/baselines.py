@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from langgraph_adamm.history import History
 from langgraph_adamm.retrieval.encoders import TextEncoder
-from langgraph_adamm.retrieval.lexical import LexicalIndex
+from langgraph_adamm.retrieval.lexical import LexicalIndex, lexical_text
 from langgraph_adamm.retrieval.store import round_text
 
 Retriever = Callable[[str, int], list[str]]
@@ -68,13 +68,16 @@ class LangGraphStoreRetriever:
 class BM25Retriever:
     """Okapi BM25 over the round texts: the lexical baseline.
 
-    Returns fewer than k rounds when fewer share a term with the query.
+    The texts without the role labels and image markers every round shares
+    (:func:`~langgraph_adamm.retrieval.lexical.lexical_text`), as a user's own
+    BM25 over the dialogue and captions would read them. Returns fewer than k
+    rounds when fewer share a term with the query.
     """
 
     def __init__(self, history: History) -> None:
         self.ids = [r.round_id for r in history.rounds()]
         self.index = LexicalIndex()
-        self.index.add([round_text(r) for r in history.rounds()])
+        self.index.add([lexical_text(round_text(r)) for r in history.rounds()])
 
     def __call__(self, query: str, k: int) -> list[str]:
         """The top-k round ids."""

@@ -252,3 +252,26 @@ def test_forgetting_removes_a_rounds_words_on_either_engine(database):
         assert [
             (u.unit_id, u.score) for u in m.semantic_match("48213 card", "event", 5)
         ] == after
+
+
+def test_a_stale_lexical_file_is_rebuilt(tmp_path: Path):
+    """A file from an older state (fewer events than the memory) is not read."""
+    path = tmp_path / "m.duckdb"
+    doc = _history()
+    first = {"user_id": "u", "sessions": [dict(doc["sessions"][0])]}
+    first["sessions"][0]["rounds"] = doc["sessions"][0]["rounds"][:4]
+    with Memory(str(path), user_id="u") as m:
+        m.ingest(history_from_dict(first))
+    (file,) = (tmp_path / "m.duckdb.index").rglob("lexical.npz")
+    old = file.read_bytes()
+    with Memory(str(path), user_id="u") as m:
+        m.ingest(history_from_dict(doc))
+        want = [
+            (u.unit_id, u.score) for u in m.semantic_match("2024-11-07", "event", 3)
+        ]
+    file.write_bytes(old)  # the meta is current, the lexical file is not
+    with Memory(str(path), user_id="u") as m:
+        assert len(m.retrieval._lexical) == m.retrieval.event_count
+        got = [(u.unit_id, u.score) for u in m.semantic_match("2024-11-07", "event", 3)]
+        assert got == want
+    assert len(LexicalIndex.read(file)) == len(doc["sessions"][0]["rounds"])

@@ -307,6 +307,15 @@ class SearchMixin:
         visual_best: dict[int, float] = {}
         if q_visual is not None and self._has_visual():
             visual_best = self._owner_best("visual", owners, q_visual)
+        return self._fuse_modalities(owners, text_best, visual_best)
+
+    def _fuse_modalities(
+        self,
+        owners: list[int],
+        text_best: dict[int, float],
+        visual_best: dict[int, float],
+    ) -> dict[int, float]:
+        """Each event's text and visual bests fused (those with either)."""
         return {
             o: fuse(
                 text_best.get(o),
@@ -352,15 +361,7 @@ class SearchMixin:
                     "visual", [o for o in owners if o not in visual_best], q_visual
                 )
             )
-        return {
-            owner: fuse(
-                text_best.get(owner),
-                visual_best.get(owner),
-                self.config.text_weight,
-                self.config.visual_weight,
-            )
-            for owner in owners
-        }
+        return self._fuse_modalities(owners, text_best, visual_best)
 
     def session_rounds(self, session_id: str) -> list[str]:
         """The round ids of a session's events, in history order."""

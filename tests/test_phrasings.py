@@ -27,7 +27,7 @@ KNOWN_MISSES: dict[str, str] = {
     **dict.fromkeys(
         "chat-001 chat-003 chat-004 chat-005 chat-007 chat-008 chat-009 chat-015 "
         "chat-016 chat-018 chat-019 chat-021 chat-026 chat-027 chat-029 "
-        "lab-025 score-019 score-023".split(),
+        "lab-025 score-019 score-023 head-016 money-017 money-028".split(),
         "free prose: the label is a verb or implied (slept, ran, spent ... at ...),"
         " the LLM extractor's job",
     ),
@@ -52,9 +52,16 @@ KNOWN_MISSES: dict[str, str] = {
     "ann-013": "a blood-pressure pair with an annotation and no separator",
     "lab-013": "a blood-pressure pair keeps its annotation as a note only with a unit",
     "dash-011": "a heading with its own value ('Dashboard: Sleep') is read as a pair",
-    "kv-008": "a currency given as a separate key=value pair is not joined",
-    "rcpt-018": "'my share' starts with a pronoun",
-    "rcpt-025": "a per-period price ($39.99/mo) is not a plain amount",
+    **dict.fromkeys("rcpt-018 head-019".split(), "'my share' starts with a pronoun"),
+    **dict.fromkeys(
+        "rcpt-025 money-005".split(),
+        "a per-period price ($39.99/mo) is not a plain amount",
+    ),
+    "sep-006": "a counted noun (cups) is kept as a unit, as 'VP' and 'strokes' are",
+    "sep-027": "a chat lead ('ok so:') before the first field, and a dash"
+    " separator used by one field only",
+    "name-029": "a lead key ('Logged:') over dash-separated fields: the first"
+    " field's label is read as the lead's value",
 }
 
 

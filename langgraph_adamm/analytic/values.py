@@ -81,7 +81,7 @@ _BOOLEANS = {
 _DIGITS = (
     r"(?:\d{1,3}(?:[,.'\u00a0\u202f\u2009 ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|[.,]\d+)"
 )
-_CURRENCY_PREFIX = r"(?:[$€£¥]|(?:US|C|A)\$|(?:USD|EUR|GBP|JPY|CHF|CAD|AUD)\s?)"
+_CURRENCY_PREFIX = r"(?:[$€£¥]|(?:US|C|A)\$|(?i:USD|EUR|GBP|JPY|CHF|CAD|AUD)\s?)"
 _UNIT_TOKEN = (
     r"(?:%|°\s?[CFcf]\b|[℃℉]|[A-Za-zµ$€£¥#][A-Za-zµ/²³]{0,11}(?:\s?/\s?[A-Za-z]{1,5})?)"
 )
@@ -106,13 +106,13 @@ _FRACTION_RE = re.compile(r"(\d+)?\s?([½¼¾])")
 _PAIR_RE = re.compile(
     r"^(?P<a>\d{2,3})\s*/\s*(?P<b>\d{2,3})\s*(?P<unit>mm\s?Hg|mmhg)?$", re.IGNORECASE
 )
-_NO_UNIT_WORDS = frozenset({"count", "counts", "times", "x"})
+_NO_UNIT_WORDS = frozenset({"count", "counts", "times", "x", "unit", "units"})
 _ANNOTATION_RE = re.compile(
     r"^(?P<value>.*?\S)\s*[\(\[](?P<note>[^\(\)\[\]]{1,80})[\)\]]$"
 )
 _QUALIFIER_RE = re.compile(
     r"^(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa|"
-    r"~|≈|ca\.?|c\.)\s*",
+    r"~|≈|ca\.?|c\.)(?![A-Za-z])\s*",
     re.IGNORECASE,
 )
 _H = r"(?:h|hr|hrs|hour|hours|std)\.?"

@@ -29,6 +29,7 @@ from langgraph_adamm.analytic.extraction.base import (
     SyncExtractorMixin,
     make_observation,
 )
+from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.analytic.values import (
     canonical_unit,
     normalize_attribute,
@@ -52,6 +53,17 @@ _DATE_WORDS = frozenset(
     afternoon last this""".split()
 )
 _MAX_VALUE = 120
+_DATE_TOKEN_RE = re.compile(
+    r"\d{1,4}(?:[-/.]\d{1,2}(?:[-/.]\d{2,4})?)?(?:st|nd|rd|th)?[.,]?|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*[.,]?|"
+    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*[.,]?",
+    re.IGNORECASE,
+)
+"""One word of a date ("12", "Mar", "2026-03-02", "03/07", "Monday,")."""
+_DATE_VALUE_RE = re.compile(
+    rf"^(?:{_DATE_TOKEN_RE.pattern})(?:\s+(?:{_DATE_TOKEN_RE.pattern})){{0,2}}$",
+    re.IGNORECASE,
+)
 _WORD_RE = re.compile(r"\S+")
 _AMPM_TIME_RE = re.compile(r"^\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?$", re.IGNORECASE)
 _MISSING = frozenset({"", "-", "–", "—", "n/a", "na", "none", "null", "nil", "?"})
@@ -74,7 +86,7 @@ _ITEM_SPLIT_RE = re.compile(
     r"|(?<=[\w%)$€£¥])\s+[-–—]\s+(?=[A-Za-z])"
     r"|\s[–—]\s|(?<=\w)[–—](?=[A-Za-z])"
     r"|(?:^|(?<=\n))\s*[-*+]\s+(?=[A-Za-z])"
-    r"|[!?](?=\s)"
+    r"|[!?](?=\s)|\s/\s(?![-+−~≈$€£¥]?\d)"
     rf"|(?<=[^\d\s]){_ABBREVIATIONS}\.(?=\s)"
     r"|(?<=\d)\.(?=\s+[A-Z])"
 )
@@ -85,14 +97,15 @@ _QUESTION_RE = re.compile(
 )
 _HEADING_WORD_RE = re.compile(
     r"\b(?:summary|dashboard|report|log|stats|statistics|results|numbers|data|"
-    r"overview|update|snapshot|recap|details|metrics|today|receipt|entry)\b",
+    r"overview|update|snapshot|recap|details|metrics|today|receipt|entry|journal|"
+    r"diary)\b",
     re.IGNORECASE,
 )
 """A key that ends in one of these and is followed by another key with no value
 between them is a heading ("Sleep summary: Total Sleep: 5.5 h")."""
 _HEADING_PREFIX_RE = re.compile(
     r"log|summary|dashboard|report|stats|overview|update|recap|snapshot|entry|"
-    r"numbers",
+    r"numbers|journal|diary",
     re.IGNORECASE,
 )
 """A heading word inside a key ends the heading: "sleep log total_sleep"."""
@@ -104,7 +117,9 @@ _SEGMENT_SPLIT_RE = re.compile(r",(?!\d)\s*|\s+and\s+|\s+&\s+|\s+\+\s+")
 _TABLE_SEP_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
 _BOOLEAN_WORD_RE = re.compile(r"^(?:yes|no|true|false|[✓✔✗✘])[.,!]?$", re.IGNORECASE)
 _VALUE_START_RE = re.compile(
-    r"^[-+−~≈]?[$€£¥]?\d|^[$€£¥]\s?\d?|^(?:USD|EUR|GBP|CHF|JPY)(?:\s?\d|$)|^[½¼¾]|^PT\d"
+    r"^[-+−~≈]?(?:[$€£¥]|(?:US|C|A)\$)?\d|^(?:[$€£¥]|(?:US|C|A)\$)\s?\d?"
+    r"|^(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|usd|eur|gbp|chf|jpy|cad|aud)(?:\s?[-+−]?\d|$)"
+    r"|^[½¼¾]|^PT\d"
 )
 
 Pair = tuple[int, str, Any, tuple[int, int]]
@@ -120,7 +135,7 @@ def valid_label(label: str) -> bool:
     if re.search(r"\d\.\s|[!?]\s", label):
         return False  # a sentence break inside: "for April 9. fasting glucose"
     tokens = [t.strip("'.,!?\"") for t in re.split(r"[\s_]+", label.lower())]
-    if len(tokens) > 1 and tokens[0] in _EDGE_WORDS:
+    if len(tokens) > 1 and tokens[0] in _EDGE_WORDS - _OPENING_WORDS:
         return False
     return not any(t in _STOPWORDS for t in tokens)
 
@@ -143,6 +158,9 @@ _EDGE_WORDS = frozenset(
 )
 """Words a label neither starts nor ends with ("Time in range" keeps its "in")."""
 _FILLERS = frozenset("only just about around nearly almost over total".split())
+_OPENING_WORDS = frozenset({"before", "after", "per"})
+"""Edge words that may open a label that starts its field ("After lunch: 7.9",
+"Per person: £21.60"), never one picked out of a longer run of words."""
 
 
 def _pick_label(words: list[str]) -> str | None:
@@ -160,11 +178,14 @@ def _pick_label(words: list[str]) -> str | None:
     candidates = []
     for start in range(max(0, len(words) - 4), len(words)):
         part = words[start:]
-        if part[0].lower() in _EDGE_WORDS or part[-1].lower() in _EDGE_WORDS:
+        opening = start == 0 and part[0].lower() in _OPENING_WORDS and len(part) > 1
+        if (part[0].lower() in _EDGE_WORDS and not opening) or part[
+            -1
+        ].lower() in _EDGE_WORDS:
             continue
         if any(_VALUE_START_RE.match(w) for w in part) or not part[0][:1].isalnum():
             continue
-        label = " ".join(part).strip(" -:")
+        label = " ".join(part).strip(" -–—:")
         if label and valid_label(label):
             candidates.append((start, label))
     if not candidates:
@@ -180,6 +201,44 @@ def _pick_label(words: list[str]) -> str | None:
         if title or shouting:  # "... showing Total sleep", "... TOTAL SLEEP"
             return label
     return candidates[0][1]
+
+
+_SOURCE_WORDS = frozenset({"from", "via", "by"})
+"""Words of a lead that names where a record comes from ("Exported from Fit:")."""
+_NAME_WORD = r"[^\W\d_][\w'’&.-]*"
+_NAME_NUMBER_RE = re.compile(
+    rf"^(?P<name>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})\s+(?:no\.?\s*|#\s?)?"
+    r"\d{1,3}(?:-\d{1,4})?[A-Z]?(?P<rest>(?:\s+[^\W\d_][\w'’&.-]*){0,3})$"
+)
+_CODE_RE = re.compile(r"^(?=[A-Z]{0,3}\s?\d)[A-Z]{1,3}\s?\d{1,5}[A-Z]?$|^\d{1,4}[A-Z]$")
+
+
+def _is_name(value: str, after: str | None = None) -> bool:
+    """Whether a text value is a name or a code with a number in it.
+
+    "Roastery 9", "Studio 54", "iPhone 15", "Boeing 737-800", "Unit 4B", "B12",
+    "UA 901", "23A": a name (a word with a capital) followed by a bare whole
+    number, without decimals or a unit, and perhaps a few more words; or a
+    short code of capitals and digits. Such a value belongs to its label
+    ("Cafe: Roastery 9") and is no field of its own.
+
+    ``after`` is the label item that comes before the value with no ":" or "="
+    between them ("Venue - Studio 54"); then the name must be one word that
+    does not repeat the label ("Morning readiness — Readiness score 78" is a
+    field of its own).
+    """
+    value = value.strip()
+    if _CODE_RE.match(value):
+        return True
+    match = _NAME_NUMBER_RE.match(value)
+    if match is None or not any(c.isupper() for c in match.group("name")):
+        return False
+    if after is not None:
+        name = match.group("name").lower().split()
+        if len(name) > 1 or name[0] in after.lower().split():
+            return False
+    rest = match.group("rest").split()
+    return not rest or canonical_unit(rest[0].strip(".,")) is None
 
 
 def _is_when(text: str) -> bool:
@@ -432,11 +491,19 @@ def _key_value_pairs(
         value_end = value_ends[idx + 1] if idx + 1 < len(seps) else len(clause)
         value = clause[sep + 1 : value_end].strip().rstrip(",.").strip()
         key_words = key.split()
+        # A key read whole, not picked out of a longer phrase ("Exported from
+        # Google Fit: Steps 4231" is no key "Google Fit" with a name for value).
+        as_written = valid_label(key) and not _SOURCE_WORDS & set(
+            key.lower().split()[:-1]
+        )
         for i in range(len(key_words) - 2, -1, -1):
             if _HEADING_PREFIX_RE.fullmatch(key_words[i].strip(":-")):
                 # "sleep log total_sleep: 5.0 h" -> "total_sleep"
-                key_starts[idx] = clause.rfind(key_words[i + 1], key_starts[idx], sep)
-                key = " ".join(key_words[i + 1 :])
+                rest_words = key_words[i + 1 :]
+                while len(rest_words) > 1 and _DATE_TOKEN_RE.fullmatch(rest_words[0]):
+                    rest_words = rest_words[1:]  # "Mood journal 12 Mar Mood"
+                key_starts[idx] = clause.rfind(rest_words[0], key_starts[idx], sep)
+                key = " ".join(rest_words)
                 break
         boundary = _pick_label(key.split()) if len(key.split()) >= 3 else None
         if boundary is not None and boundary != key and _has_boundary(key, boundary):
@@ -491,7 +558,12 @@ def _key_value_pairs(
                 )
                 continue
             inner = _find_label_values(value, offset + sep + 1)
-            if inner:
+            if inner and not (
+                len(inner) == 1
+                and as_written
+                and _is_name(value)
+                and not _HEADING_WORD_RE.search(key)
+            ):
                 # A heading over a list ("Sleep dashboard: Total sleep 6.5 h, ...").
                 yield from inner
                 continue
@@ -639,33 +711,45 @@ def _tables(
         i = j
 
 
-_DELIMITERS = (",", ";", "\t")
+_DELIMITERS: tuple[re.Pattern[str], ...] = (
+    re.compile(","),
+    re.compile(";"),
+    re.compile("\t"),
+    re.compile(r" {2,}"),  # columns aligned with spaces
+)
+
+
+def _split_cells(line: str, delim: re.Pattern[str]) -> list[str]:
+    text = line.strip() if delim.pattern == r" {2,}" else line
+    return [c.strip().strip('"') for c in delim.split(text)]
 
 
 def _delimited(
     lines: list[str],
 ) -> Iterator[tuple[int, int, list[list[tuple[str, str]]]]]:
-    """CSV/TSV exports: a header of labels over rows, each row one record."""
+    """CSV/TSV exports and space-aligned columns as records.
+
+    A header of labels over rows; each row is one record.
+    """
     i = 0
     while i < len(lines) - 1:
         found = None
         for delim in _DELIMITERS:
-            width = lines[i].count(delim)
-            if width < 1:
+            width = len(_split_cells(lines[i], delim))
+            if width < 2:
                 continue
             j = i + 1
             while (
-                j < len(lines) and lines[j].count(delim) == width and lines[j].strip()
+                j < len(lines)
+                and lines[j].strip()
+                and len(_split_cells(lines[j], delim)) == width
             ):
                 j += 1
-            header = [c.strip().strip('"') for c in lines[i].split(delim)]
+            header = _split_cells(lines[i], delim)
             if j - i >= 2 and all(
                 c and valid_label(c) and not _is_value(c) for c in header
             ):
-                rows = [
-                    [c.strip().strip('"') for c in ln.split(delim)]
-                    for ln in lines[i + 1 : j]
-                ]
+                rows = [_split_cells(ln, delim) for ln in lines[i + 1 : j]]
                 if any(_is_value(c) for r in rows for c in r):
                     found = (j, [list(zip(header, r, strict=True)) for r in rows])
                     break
@@ -674,6 +758,67 @@ def _delimited(
             i = found[0]
         else:
             i += 1
+
+
+_WIDE = str.maketrans({"：": ":", "，": ",", "；": ";", "＝": "="})
+_ARROW_RE = re.compile(r"(?<=\S)(\s*)(?:->|=>|→|⇒)(?=\s*\S)")
+_FIELD_SPLIT_RE = re.compile(r"[\n;|·•▪\t]|,(?!\d)")
+_DASH_FIELD_RE = re.compile(r"^\s*(?P<label>[^\W\d][^:=\-–—]*?)\s+(?P<dash>[-–—])\s+\S")
+_PIPE_FIELD_RE = re.compile(r"^\s*(?P<label>[^\W\d][^:=|]*?)\s*(?P<pipe>\|)\s*\S")
+_ALIGNED_RE = re.compile(r"^\s*(?P<label>[^\W\d][^:=\t]*?\S)(?P<gap> {2,}|\t)(?=\S)")
+
+
+def _separators_as_colons(text: str) -> str:
+    """The text with label/value separators other than ":" and "=" made colons.
+
+    The result has the same length, so spans still point into the original.
+    Full-width punctuation, arrows ("Temp => 37.9 °C") and, where a text uses
+    them for every field, spaced dashes ("Breakfast – oatmeal; Lunch – soup"),
+    pipes inside comma-separated fields ("Distance | 12 km, Bike | gravel") and
+    aligned columns ("Shop        Lidl" over "Amount      12.40") separate a
+    label from its value. A dash or pipe that only some fields use stays a
+    break between items (a heading, "Sleep dashboard – Total sleep 7.1 h").
+    """
+    text = text.translate(_WIDE)
+    text = _ARROW_RE.sub(
+        lambda m: m.group(1) + ": "[: len(m.group(0)) - len(m.group(1))], text
+    )
+    chars = list(text)
+    for pattern, group, splitter in (
+        (_DASH_FIELD_RE, "dash", _FIELD_SPLIT_RE),
+        (_PIPE_FIELD_RE, "pipe", re.compile(r"[\n;]|,(?!\d)")),
+    ):
+        fields = []
+        pos = 0
+        for piece in [*splitter.split(text)]:
+            start = text.find(piece, pos)
+            pos = start + len(piece)
+            if piece.strip():
+                fields.append((start, piece))
+        matches = [(start, pattern.match(piece)) for start, piece in fields]
+        if len(fields) >= 2 and all(
+            m is not None
+            and _pick_label(m.group("label").split()) is not None
+            and not _HEADING_WORD_RE.search(m.group("label"))
+            for _, m in matches
+        ):
+            for start, m in matches:
+                assert m is not None
+                chars[start + m.start(group)] = ":"
+    lines = text.split("\n")
+    aligned = [
+        (n, _ALIGNED_RE.match(ln)) for n, ln in enumerate(lines) if not _separators(ln)
+    ]
+    hits = [(n, m) for n, m in aligned if m and valid_label(m.group("label"))]
+    filled = [ln for ln in lines if ln.strip()]
+    header = re.split(r" {2,}|\t", filled[0].strip()) if filled else []
+    if len(hits) >= 2 and 2 * len(hits) >= len(filled) and len(header) <= 2:
+        starts = [0]
+        for ln in lines[:-1]:
+            starts.append(starts[-1] + len(ln) + 1)
+        for n, m in hits:
+            chars[starts[n] + m.start("gap")] = ":"
+    return "".join(chars)
 
 
 Item = tuple[int, str, int]
@@ -746,6 +891,11 @@ def _pair_items(items: list[Item]) -> list[Item]:
                 and (
                     (_VALUE_START_RE.match(value) and _is_value(value))
                     or parse_value(value).kind == "boolean"
+                    or (
+                        _is_name(value, after=label)
+                        and not _HEADING_WORD_RE.search(label)
+                        and not _separators(nxt)
+                    )
                 )
             ):
                 lead = len(nxt) - len(nxt.lstrip())
@@ -878,7 +1028,7 @@ class RuleExtractor(SyncExtractorMixin):
                 record += 1 if len(table_records) > 1 else 0
             mask(*span)
         # "Won? ✓" asks and answers: read it as "Won: ✓" (same length, so spans hold).
-        rest = _QUESTION_RE.sub(": ", "".join(masked))
+        rest = _separators_as_colons(_QUESTION_RE.sub(": ", "".join(masked)))
         found: list[tuple[int, list[Pair]]] = []
         for offset, clause, group in _items(rest):
             if not clause.strip():
@@ -890,6 +1040,7 @@ class RuleExtractor(SyncExtractorMixin):
         pairs.extend(_list_records(found, record))
         if source == "ocr":
             pairs.extend((0, k, v, s) for k, v, s in _stacked_pairs(lines, line_starts))
+        pairs = _with_currency(pairs)
         seen: set[tuple[int, str]] = set()
         out = []
         for rec_no, key, value, span in pairs:
@@ -899,6 +1050,13 @@ class RuleExtractor(SyncExtractorMixin):
                     value = value[1:-1]
                 if value.lower() in _MISSING:
                     continue
+            if (
+                isinstance(value, str)
+                and _HEADING_WORD_RE.search(str(key))
+                and _DATE_VALUE_RE.match(value)
+                and not value.strip().isdigit()
+            ):
+                continue  # "Piano practice log 2026-03-02": the record's date
             obs = make_observation(
                 str(key), value, Provenance(round_id, source, image_id, span, rec_no)
             )
@@ -906,6 +1064,68 @@ class RuleExtractor(SyncExtractorMixin):
                 seen.add((rec_no, obs.attribute))
                 out.append(obs)
         return out
+
+
+_CURRENCY_KEYS = frozenset({"currency", "ccy", "cur", "curr", "currency_code"})
+_MONEY_KEY_RE = re.compile(
+    r"total|subtotal|amount|sum|paid|balance|due|price|cost|fare", re.IGNORECASE
+)
+_CENTS_RE = re.compile(
+    r"^[-+−]?\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})*[.,]\d{2}$|^[-+−]?\d+[.,]\d{2}$"
+)
+
+
+def _with_currency(pairs: list[Pair]) -> list[Pair]:
+    """Amounts whose record states the currency once elsewhere get it.
+
+    A currency column or field ("Amount;Currency" over "-42,17;EUR",
+    "amount=12.40 currency=USD") is the unit of the record's bare amounts; a
+    receipt that prints its currency once, at the total ("Milk 1.19 ... TOTAL
+    EUR 7.53"), gives it to the line items written with cents. A record with
+    two currencies, or none at a total, is left as it is.
+    """
+    by_record: dict[int, list[int]] = {}
+    for n, (rec, _, _, _) in enumerate(pairs):
+        by_record.setdefault(rec, []).append(n)
+    out = list(pairs)
+    for indexes in by_record.values():
+        code = None
+        stated: set[str] = set()
+        at_total = False
+        for n in indexes:
+            _, key, value, _ = pairs[n]
+            name = normalize_attribute(str(key))[0]
+            if name in _CURRENCY_KEYS and isinstance(value, str):
+                unit = canonical_unit(value.strip())
+                code = unit if unit in CURRENCIES else code
+                continue
+            unit = parse_value(str(value)).unit
+            if unit in CURRENCIES:
+                stated.add(unit)
+                at_total = at_total or bool(_MONEY_KEY_RE.search(name))
+        if code is None and (len(stated) != 1 or not at_total):
+            continue
+        currency = code or next(iter(stated))
+        for n in indexes:
+            rec, key, value, span = pairs[n]
+            if normalize_attribute(str(key))[0] in _CURRENCY_KEYS:
+                continue
+            text = str(value).strip()
+            parsed = parse_value(text)
+            if (
+                parsed.number is None
+                or parsed.unit is not None
+                or parsed.kind
+                in (
+                    "date",
+                    "clock",
+                    "duration",
+                )
+            ):
+                continue
+            if code is not None or _CENTS_RE.match(text):
+                out[n] = (rec, key, f"{text} {currency}", span)
+    return out
 
 
 def _stacked_pairs(

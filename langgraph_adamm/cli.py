@@ -186,6 +186,12 @@ def print_tables(memory: Memory) -> None:
     for t in tables:
         print(f"\n{t['table']}  ({t['rows']} rows, version {t['version']})")
         print(f"  {t['description']}")
+        for other in t.get("possible_split", []):
+            print(
+                f"  ! its rows look like those of {other['table']} (shared "
+                f"columns {', '.join(other['shared_columns'])}; their rounds "
+                "interleave): one record kind may be split in two"
+            )
         for c in t["columns"]:
             unit = f" [{c['unit']}]" if c["unit"] else ""
             samples = f"  e.g. {', '.join(c['samples'])}" if c["samples"] else ""

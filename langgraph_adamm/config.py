@@ -97,6 +97,11 @@ class AdaMMConfig:
     match_fraction: float = 0.5
     """A round becomes a row of a schema's table when it carries at least this
     fraction of the schema's attributes (rounded up, at least one)."""
+    variants_join_their_kind: bool = True
+    """A candidate pattern whose rounds are mostly rows of an existing schema
+    (a misread value took the place of one of its fields) is no schema of its
+    own (``mining.variant_of``); False keeps plain discovery, which can split
+    one record kind into two tables."""
     type_inference_fraction: float = 0.9
     """A column gets a typed SQL type when at least this fraction of its observed
     values parse as that type; the rest become NULL in the table (the raw values

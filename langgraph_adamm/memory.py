@@ -1014,11 +1014,16 @@ class Memory:
 
         A column with values that did not fit its type or unit carries
         ``uncast``: their count, the round ids and the reasons; those cells are
-        NULL in the table and the raw values stay in the observations.
+        NULL in the table and the raw values stay in the observations. A table
+        whose rows look like another table's record kind (mostly the same
+        columns, interleaved rounds) carries ``possible_split``: the other
+        tables and the columns they share, so that a user sees one kind that
+        was split in two.
         """
         self.refresh()
         out = []
         uncast = self.analytic.cast_problems()
+        splits = self.analytic.possible_splits()
         for t in self.analytic.tables:
             out.append(
                 {
@@ -1040,6 +1045,11 @@ class Memory:
                         }
                         for c in t.all_columns
                     ],
+                    **(
+                        {"possible_split": splits[t.table_name]}
+                        if t.table_name in splits
+                        else {}
+                    ),
                 }
             )
         return out

@@ -14,6 +14,7 @@ Definitions, for a pattern (attribute set) C after round t:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -251,6 +252,55 @@ def maximal_qualifying_subsets(
     return [f for f in found if not any(f < g for g in found)]
 
 
+def variant_of(
+    counts: PatternCounts,
+    pattern: Pattern,
+    schemas: Iterable[Pattern],
+    config: AdaMMConfig,
+) -> Pattern | None:
+    """The schema whose record kind ``pattern`` is a variant of, if any.
+
+    A candidate C is no new kind when most of its rounds (at least θ_e of
+    support(C)) are already rows of a schema S without carrying all of S: they
+    carry at least ``match_fraction`` of S's attributes, among them one that
+    occurs mostly inside S (support(S) ≥ θ_a · support({a})), so materialization
+    makes them rows of S. ``{drink, price, roastery}`` beside ``{cafe, drink,
+    price}`` is such a variant: a misread value ("Cafe: Roastery 9" read as a
+    field ``roastery``) took the place of ``cafe`` in some rounds; a table of its
+    own would split one kind in two. Rounds that carry all of S and more are the
+    paper's case of a pattern that adds to S without qualifying as its extension,
+    and still give a schema of what they add. Two kinds that share one attribute
+    (meditations ``{duration, mood}``, runs ``{distance, duration}``) are apart:
+    the shared attribute does not occur mostly inside either.
+    """
+    sup = counts.support(pattern)
+    if not sup:
+        return None
+    rarest = min(pattern, key=lambda a: (counts.items[a], a))
+    holding = [
+        (types, n)
+        for types, n in counts.types.items()
+        if rarest in types and pattern <= types
+    ]
+    for schema in schemas:
+        need = max(1, math.ceil(len(schema) * config.match_fraction - 1e-9))
+        defining = {
+            a
+            for a in schema
+            if counts.items[a]
+            and counts.support(schema)
+            >= config.all_confidence_threshold * counts.items[a]
+        }
+        rows = sum(
+            n
+            for types, n in holding
+            if not schema <= types and len(types & schema) >= need and types & defining
+        )
+        if rows >= config.extension_confidence_threshold * sup:
+            return schema
+    return None
+
+
 def induce_schemas(
     counts: PatternCounts,
     schemas: list[Pattern],
@@ -352,6 +402,11 @@ def induce_schemas(
                 candidates.add(pattern)
     for pattern in sorted(candidates, key=lambda p: (-len(p), sorted(p))):
         if any(pattern < other for other in candidates):
+            continue
+        if (
+            config.variants_join_their_kind
+            and variant_of(counts, pattern, schemas, config) is not None
+        ):
             continue
         schemas.append(pattern)
         changes.append(SchemaChange("discovered", pattern))

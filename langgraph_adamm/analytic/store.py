@@ -265,6 +265,43 @@ class AnalyticMemory(ForgetMixin):
         row = self.db.fetchall(f"SELECT count(*) FROM {self.qualified(table)}")
         return int(row[0][0])
 
+    def possible_splits(self) -> dict[str, list[dict[str, Any]]]:
+        """Tables whose rows look like another table's record kind.
+
+        Two tables whose columns are mostly the same (more than half of the
+        smaller one's attributes) and whose rounds interleave (each has rows
+        between the other's first and last) probably hold one record kind split
+        in two, for instance by a value misread as a field of its own in some
+        rounds. Table name -> [{"table", "shared_columns"}], both directions.
+        """
+        tables = list(self.tables)
+        spans: dict[str, tuple[int, int] | None] = {}
+        out: dict[str, list[dict[str, Any]]] = {}
+        for i, a in enumerate(tables):
+            for b in tables[i + 1 :]:
+                shared = a.attributes & b.attributes
+                if 2 * len(shared) <= min(len(a.attributes), len(b.attributes)):
+                    continue
+                for t in (a, b):
+                    if t.table_name not in spans:
+                        table = self.qualified(t)
+                        row = self.db.fetchall(
+                            f'SELECT min("order"), max("order") FROM {table}'
+                        )
+                        lo, hi = row[0] if row else (None, None)
+                        spans[t.table_name] = None if lo is None else (lo, hi)
+                sa, sb = spans[a.table_name], spans[b.table_name]
+                if sa is None or sb is None or sa[1] < sb[0] or sb[1] < sa[0]:
+                    continue
+                names = sorted(shared)
+                out.setdefault(a.table_name, []).append(
+                    {"table": b.table_name, "shared_columns": names}
+                )
+                out.setdefault(b.table_name, []).append(
+                    {"table": a.table_name, "shared_columns": names}
+                )
+        return out
+
     # -- raw rounds -------------------------------------------------------
     def store_rounds(self, rounds: Sequence[Round]) -> tuple[int, int]:
         """Store rounds not seen before as pending; returns (new, already stored)."""

@@ -25,7 +25,22 @@ one row records, a one-sentence description of what questions it can answer, and
 a short description of each column.
 
 Columns (name, type, unit, example values):
-{columns}"""
+{columns}{heading}"""
+
+_HEADING_LINE = "\nThe records usually begin with the heading: {heading!r}"
+_RECORD_WORDS = frozenset(
+    """log dashboard receipt summary report check entry journal diary session
+    stats results tracker record split stop weigh-in check-in invoice bill
+    statement""".split()
+)
+_HEADED_RE = re.compile(r'^Recurring "([^"]+)" records of ')
+
+
+def heading_in(description: str) -> str | None:
+    """The heading an offline description names, if any."""
+    match = _HEADED_RE.match(description)
+    return match.group(1) if match else None
+
 
 _GENERIC_TOKENS = frozenset({"avg", "average", "total", "max", "min", "num", "value"})
 
@@ -46,8 +61,14 @@ class TableDescriber(Protocol):
     def describe(
         self,
         columns: Sequence[tuple[str, str, str | None, Sequence[str]]],
+        *,
+        heading: str | None = None,
     ) -> TableDescription:
-        """Metadata for a table with these (name, sql type, unit, samples) columns."""
+        """Metadata for a table with these (name, sql type, unit, samples) columns.
+
+        ``heading`` is the name the records give themselves, when one recurs
+        ("glucose dashboard", "ride log").
+        """
         ...
 
 
@@ -73,9 +94,16 @@ class OfflineDescriber:
     """Derives metadata from the attribute names; needs no model."""
 
     def describe(
-        self, columns: Sequence[tuple[str, str, str | None, Sequence[str]]]
+        self,
+        columns: Sequence[tuple[str, str, str | None, Sequence[str]]],
+        *,
+        heading: str | None = None,
     ) -> TableDescription:
-        """Name the table after a word its fields share, else its first fields."""
+        """Name the table after its records' heading, else a shared word.
+
+        Without a heading, a word its fields share names it, else its first
+        fields.
+        """
         names = [c[0] for c in columns]
         tokens = Counter(
             tok
@@ -88,10 +116,16 @@ class OfflineDescriber:
         ]
         base = shared[0] if shared else "_".join(names[:2])
         fields = ", ".join(f"{n} ({u})" if u else n for n, _, u, _ in columns)
+        name = f"{base}_log"
+        headed = ""
+        if heading:
+            last = heading.split()[-1]
+            name = heading if last in _RECORD_WORDS else f"{heading}_log"
+            headed = f'"{heading}" '
         return TableDescription(
-            name=safe_table_name(f"{base}_log"),
-            description=f"Recurring records of {fields}; one row per round that "
-            "reported them.",
+            name=safe_table_name(name),
+            description=f"Recurring {headed}records of {fields}; one row per round "
+            "that reported them.",
             columns={c[0]: _column_line(*c) for c in columns},
         )
 
@@ -110,14 +144,18 @@ class LLMDescriber:
         self._offline = OfflineDescriber()
 
     def describe(
-        self, columns: Sequence[tuple[str, str, str | None, Sequence[str]]]
+        self,
+        columns: Sequence[tuple[str, str, str | None, Sequence[str]]],
+        *,
+        heading: str | None = None,
     ) -> TableDescription:
         """Model-written metadata, or derived metadata if the model fails."""
-        fallback = self._offline.describe(columns)
+        fallback = self._offline.describe(columns, heading=heading)
         lines = "\n".join(_column_line(*c) for c in columns)
+        extra = _HEADING_LINE.format(heading=heading) if heading else ""
         try:
             raw = self.model.with_structured_output(TableDescription).invoke(
-                self.prompt.format(columns=lines)
+                self.prompt.format(columns=lines, heading=extra)
             )
             out = (
                 raw

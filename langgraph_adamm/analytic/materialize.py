@@ -29,14 +29,21 @@ do not fit their column are recorded in ``adamm_cast_problems``.
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from langgraph_adamm.analytic.describe import TableDescriber
+from langgraph_adamm.analytic.describe import (
+    TableDescriber,
+    TableDescription,
+    heading_in,
+)
 from langgraph_adamm.analytic.extraction.base import Observation, Provenance
+from langgraph_adamm.analytic.extraction.rules import record_heading
 from langgraph_adamm.analytic.mining import Pattern, PatternCounts
 from langgraph_adamm.analytic.tables import (
     SAMPLES,
@@ -202,6 +209,17 @@ def _column(attr: str, d: ColumnDecision, samples: tuple[str, ...]) -> Column:
     )
 
 
+def _takes_heading(describer: TableDescriber) -> bool:
+    """Whether a describer's ``describe`` accepts ``heading`` (older ones do not)."""
+    try:
+        params = inspect.signature(describer.describe).parameters
+    except (TypeError, ValueError):
+        return False
+    return "heading" in params or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()
+    )
+
+
 class MaterializerMixin:
     """Table building; the state it reads is kept by ``AnalyticMemory``."""
 
@@ -214,6 +232,7 @@ class MaterializerMixin:
     _tables: dict[int, TableSchema]
     _components: dict[int, tuple[Pattern, ...]]
     _stats: dict[int, dict[str, ColumnStats]]
+    _headings: dict[int, str | None]
 
     def qualified(self, table: TableSchema) -> str:
         """The quoted, namespace-qualified SQL name of a table."""
@@ -246,6 +265,49 @@ class MaterializerMixin:
             (rid, record, order, time, best_observations(obs))
             for (rid, record), (order, time, obs) in grouped.items()
         ]
+
+    def _heading(self, rows: Sequence[Row]) -> str | None:
+        """The heading the first rows of a table give themselves, if one recurs.
+
+        The first θ_s rows in history order (every batching of the history has
+        them when the schema is discovered) are read from their stored texts;
+        a heading counts when more than half of them carry it.
+        """
+        sample = [r for r in rows if r[1] == 0][: max(1, self.config.support_threshold)]
+        if len(sample) < 2:
+            return None
+        ids = [r[0] for r in sample]
+        texts: dict[str, dict[str, str]] = {rid: {} for rid in ids}
+        for rid, user, assistant in self.db.fetchall(
+            "SELECT round_id, user_text, assistant_text FROM adamm_rounds "
+            "WHERE user_id = ? AND round_id IN (SELECT unnest(?::VARCHAR[]))",
+            [self.user_id, ids],
+        ):
+            texts[rid].update({"user": user or "", "assistant": assistant or ""})
+        for rid, image_id, caption, ocr in self.db.fetchall(
+            "SELECT round_id, image_id, caption, ocr FROM adamm_images "
+            "WHERE user_id = ? AND round_id IN (SELECT unnest(?::VARCHAR[]))",
+            [self.user_id, ids],
+        ):
+            texts[rid][f"{image_id}/caption"] = caption or ""
+            texts[rid][f"{image_id}/ocr"] = ocr or ""
+        starts: dict[str, dict[str, int]] = {rid: {} for rid in ids}
+        for rid, source, image_id, start in self.db.fetchall(
+            "SELECT round_id, source, image_id, min(span_start) FROM "
+            "adamm_observations WHERE user_id = ? AND coalesce(record, 0) = 0 "
+            "AND span_start IS NOT NULL "
+            "AND round_id IN (SELECT unnest(?::VARCHAR[])) "
+            "GROUP BY round_id, source, image_id",
+            [self.user_id, ids],
+        ):
+            key = f"{image_id}/{source}" if image_id else source
+            starts[rid][key] = int(start)
+        votes = Counter(record_heading(starts[rid], texts[rid]) for rid in ids)
+        votes.pop(None, None)
+        if not votes:
+            return None
+        heading, count = votes.most_common(1)[0]
+        return heading if 2 * count > len(sample) else None
 
     def _unique_name(self, proposed: str, schema_id: int) -> str:
         taken = {t.table_name for s, t in self._tables.items() if s != schema_id}
@@ -298,6 +360,7 @@ class MaterializerMixin:
                 cell(d, r[4][attr])[0] for r in rows if attr in r[4]
             )
             columns.append(_column(attr, d, samples))
+        self._headings[schema_id] = self._heading(rows)
         table = self._described(schema_id, attributes, columns, at_order, name)
         if previous is not None and previous.table_name != table.table_name:
             self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")
@@ -339,8 +402,11 @@ class MaterializerMixin:
     ) -> TableSchema:
         """The next version of a schema: its columns described, its table named."""
         previous = self._tables.get(schema_id)
-        described = self.describer.describe(
-            [(c.name, c.sql_type, c.unit, c.samples) for c in columns]
+        if schema_id not in self._headings and previous is not None:
+            self._headings[schema_id] = heading_in(previous.description)
+        heading = self._headings.get(schema_id)
+        described = self._describe(
+            [(c.name, c.sql_type, c.unit, c.samples) for c in columns], heading
         )
         if name is None and previous is not None:
             name = previous.table_name
@@ -352,12 +418,13 @@ class MaterializerMixin:
             first = (
                 described
                 if origin == attributes
-                else self.describer.describe(
+                else self._describe(
                     [
                         (c.name, c.sql_type, c.unit, c.samples)
                         for c in columns
                         if c.attribute in origin
-                    ]
+                    ],
+                    heading,
                 )
             )
             name = self._unique_name(first.name, schema_id)
@@ -386,6 +453,16 @@ class MaterializerMixin:
             (previous.version + 1) if previous else 1,
             previous.created_order if previous else at_order,
         )
+
+    def _describe(
+        self,
+        columns: list[tuple[str, str, str | None, tuple[str, ...]]],
+        heading: str | None,
+    ) -> TableDescription:
+        """The describer's metadata; a heading only to a describer that takes one."""
+        if heading is not None and _takes_heading(self.describer):
+            return self.describer.describe(columns, heading=heading)
+        return self.describer.describe(columns)
 
     def _write_schema(self, table: TableSchema) -> None:
         """Store a schema's metadata row and its columns' rows."""

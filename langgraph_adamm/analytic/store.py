@@ -216,6 +216,7 @@ class AnalyticMemory(ForgetMixin):
         self._tables: dict[int, TableSchema] = tables
         self._components: dict[int, tuple[Pattern, ...]] = components
         self._stats = stats
+        self._headings = {}
         self._patterns: list[Pattern] = [t.attributes for t in tables.values()]
         self._ids: dict[Pattern, int] = {t.attributes: s for s, t in tables.items()}
 

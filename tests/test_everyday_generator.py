@@ -24,6 +24,7 @@ from tools.everyday_history import (
     EverydayRecord,
     generate_everyday,
     label_variants,
+    passes,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -265,16 +266,33 @@ def test_check_shapes(several: list[EverydayData]) -> None:
 
 
 # ------------------------------------------------ independent recomputation
-def _passes(r: EverydayRecord, f: dict[str, Any]) -> bool:
+def _history_days(d: EverydayData) -> tuple[dict[str, int], list[date | None]]:
+    """Each round's position in the history, and each position's day."""
+    rounds = [r for s in d.history["sessions"] for r in s["rounds"]]
+    days = [date.fromisoformat(r["time"][:10]) if "time" in r else None for r in rounds]
+    return {r["round_id"]: i for i, r in enumerate(rounds)}, days
+
+
+def _day_passes(day: date, f: dict[str, Any]) -> bool:
+    if f["op"] == "between":
+        lo, hi = (date.fromisoformat(x) for x in f["value"])
+        return lo <= day <= hi
+    assert f["op"] == ">="
+    return day >= date.fromisoformat(f["value"])
+
+
+def _passes(
+    r: EverydayRecord, f: dict[str, Any], history: tuple[dict[str, int], list[Any]]
+) -> bool:
     if f["column"] == "time":
-        if r.time is None:
-            return False
-        day = r.time.date()
-        if f["op"] == "between":
-            lo, hi = (date.fromisoformat(x) for x in f["value"])
-            return lo <= day <= hi
-        assert f["op"] == ">="
-        return day >= date.fromisoformat(f["value"])
+        if r.time is not None:
+            return _day_passes(r.time.date(), f)
+        # undated: kept when the dated rounds around it are both in the range
+        position, days = history
+        i = position[r.round_id]
+        before = next(x for x in reversed(days[:i]) if x is not None)
+        after = next(x for x in days[i + 1 :] if x is not None)
+        return _day_passes(before, f) and _day_passes(after, f)
     x, value = r.values[f["column"]], f["value"]  # value in the stored unit
     ops = {
         "=": lambda a, b: a == b,
@@ -294,6 +312,7 @@ def _filter_value_in_stored_unit(f: dict[str, Any]) -> Any:
 
 
 def _recompute(c: dict[str, Any], d: EverydayData) -> Any:
+    history = _history_days(d)
     rows = []
     for r in d.records[c["kind"]]:
         ok = True
@@ -302,7 +321,7 @@ def _recompute(c: dict[str, Any], d: EverydayData) -> Any:
             if f["column"] != "time":
                 g["value"] = _filter_value_in_stored_unit(f)
                 g.pop("unit", None)
-            ok = ok and _passes(r, g)
+            ok = ok and _passes(r, g, history)
         if ok:
             rows.append(r)
     if c["operator"] == "count":
@@ -326,8 +345,8 @@ def _recompute(c: dict[str, Any], d: EverydayData) -> Any:
     if op in ("min", "max"):
         return (min if op == "min" else max)(v(r) for r in rows)
     if op in ("first", "latest", "change"):
-        dated = sorted((r for r in rows if r.time is not None), key=lambda r: r.time)
-        ordered = dated or rows
+        # the history is in time order: undated rows in their place, by position
+        ordered = sorted(rows, key=lambda r: (history[0][r.round_id], r.seq))
         first, last = v(ordered[0]), v(ordered[-1])
         return {"first": first, "latest": last, "change": last - first}[op]
     if op in ("argmax_text", "argmin_text"):
@@ -366,11 +385,20 @@ def test_meditation_duration_excludes_runs(data: EverydayData) -> None:
     )
 
 
-def test_latest_weight_ignores_undated_rows(several: list[EverydayData]) -> None:
+def test_latest_weight_keeps_undated_rows_in_their_place(
+    several: list[EverydayData],
+) -> None:
     for d in several:
-        dated = [r for r in d.records["weight"] if r.time is not None]
-        last = max(dated, key=lambda r: r.time)
-        first = min(dated, key=lambda r: r.time)
+        weights = d.records["weight"]
+        undated = [r for r in weights if r.time is None]
+        assert undated  # every undated session logs a weight
+        for r in undated:
+            assert r.neighbours is not None
+            before, after = r.neighbours
+            assert before is not None and after is not None and before < after
+        # the history is in time order: the rule's order is history order
+        last = max(weights, key=lambda r: r.seq)
+        first = min(weights, key=lambda r: r.seq)
         by_op = {
             c["operator"]: c
             for c in d.checks
@@ -389,7 +417,20 @@ def test_latest_weight_ignores_undated_rows(several: list[EverydayData]) -> None
             for c in d.checks
             if c["kind"] == "weight" and c["operator"] == "count" and not c["filters"]
         )
-        assert count["value"] == len(d.records["weight"]) > len(dated)
+        assert count["value"] == len(weights)
+
+
+def test_time_filters_keep_undated_rows_between_neighbours_in_range(
+    several: list[EverydayData],
+) -> None:
+    for d in several:
+        for r in (r for rs in d.records.values() for r in rs if r.time is None):
+            assert r.neighbours is not None
+            low, high = (t.date() for t in r.neighbours if t is not None)
+            inside = {"op": "between", "value": [str(low), str(high)]}
+            across = {"op": "between", "value": [str(high), str(high)]}
+            for flt, kept in ((inside, True), (across, False)):
+                assert passes(r, {"column": "time", **flt}, d.currency) is kept
 
 
 def test_sleep_average_spans_units(data: EverydayData) -> None:

@@ -92,9 +92,9 @@ def test_huge_integer_does_not_poison_ingest(database, tmp_path):
         assert t.column("order_id").sql_type == "DOUBLE"
 
 
-def test_first_and_latest_follow_dated_rows():
-    # Rows without a time list after the dated ones, and never become the first
-    # or latest reading while a dated row exists.
+def test_first_and_latest_keep_undated_rows_in_their_place():
+    # R5 and R6 have no time and close the history: they list after the dated
+    # rows, and R6 is the latest reading.
     rounds = [
         {
             "round_id": f"R{i}",
@@ -129,7 +129,7 @@ def test_first_and_latest_follow_dated_rows():
                 "target_column_expression": "w",
             }
         )
-        assert (first.value, latest.value, change.value) == (1, 4, 3)
+        assert (first.value, latest.value, change.value) == (1, 6, 5)
 
 
 def test_a_column_named_value_is_kept():

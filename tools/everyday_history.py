@@ -31,12 +31,15 @@ Semantics. Rows are the records of ``kind`` passing every filter. A filter on a
 value column compares the record's value with ``value`` given in the filter's
 ``unit`` (``=`` for text and booleans); a filter on ``time`` keeps dated records
 whose date is in the range (``between`` two ISO dates, both whole days
-inclusive; ``>=``/``<`` against one date); records without a time never pass a
-time filter. ``count`` is the number of rows (an int, ``target`` null); ``sum``,
-``avg``, ``min``, ``max`` and ``median`` (the mean of the two middle values for an
-even count) are over ``target`` in ``unit``; ``first``/``latest`` are the value of
-the earliest/latest row in time order, and ``change`` is latest minus first:
-rows without a time only count when no row has one (then in history order);
+inclusive; ``>=``/``<`` against one date), and undated records whose dated
+neighbours in the history (the rounds just before and after the undated
+session) are both in it - as the memory places them
+(``langgraph_adamm/analytic/placement.py``). ``count`` is the number of rows
+(an int, ``target`` null); ``sum``, ``avg``, ``min``, ``max`` and ``median`` (the
+mean of the two middle values for an even count) are over ``target`` in
+``unit``; ``first``/``latest`` are the value of the earliest/latest row in time
+order, an undated row in its place in the history (after the dated round before
+it), and ``change`` is latest minus first;
 ``argmax_text``/``argmin_text`` give ``answer_column`` of the row with the
 largest/smallest ``target`` (only asked when that row is unique). Values are not
 rounded: compare with ``rel_tol``.
@@ -333,6 +336,9 @@ class EverydayRecord:
     seq: int = 0
     """Position in the history (history order; records of one round in text
     order)."""
+    neighbours: tuple[datetime | None, datetime | None] | None = None
+    """For an undated record: the times of the dated rounds just before and just
+    after its round in the history (None: there is none)."""
 
 
 @dataclass
@@ -1327,10 +1333,34 @@ def generate_everyday(
                 for n, (kind, count) in enumerate(items, start=1)
             ]
             sessions.append({"session_id": sid, "rounds": rounds})
+    _place_undated(sessions, records)
     history = {"user_id": f"everyday-{seed}", "sessions": sessions}
     end = start + timedelta(days=days - 1)
     checks = _checks(records, start, end, currency)
     return EverydayData(history, checks, records, currency)
+
+
+def _place_undated(
+    sessions: list[dict[str, Any]], records: dict[str, list[EverydayRecord]]
+) -> None:
+    """Give every undated record the times of the dated rounds around it."""
+    times: list[tuple[str, datetime | None]] = [
+        (r["round_id"], datetime.fromisoformat(r["time"]) if "time" in r else None)
+        for s in sessions
+        for r in s["rounds"]
+    ]
+    around: dict[str, tuple[datetime | None, datetime | None]] = {}
+    before: datetime | None = None
+    for i, (rid, when) in enumerate(times):
+        if when is not None:
+            before = when
+            continue
+        after = next((t for _, t in times[i + 1 :] if t is not None), None)
+        around[rid] = (before, after)
+    for kind_records in records.values():
+        for rec in kind_records:
+            if rec.time is None:
+                rec.neighbours = around[rec.round_id]
 
 
 # ------------------------------------------------------------------ checks
@@ -1341,9 +1371,16 @@ def _unit(attr: str, currency: str) -> str | None:
 def passes(rec: EverydayRecord, flt: dict[str, Any], currency: str) -> bool:
     """Whether a record passes one check filter (see the module docstring)."""
     col, op, value = flt["column"], flt["op"], flt["value"]
+    if col == "time" and rec.time is None:
+        # both dated neighbours in the range (a missing one is unbounded)
+        assert rec.neighbours is not None
+        low, high = rec.neighbours
+        return all(
+            _date_passes(t.date() if t else None, op, value, side)
+            for t, side in ((low, -1), (high, 1))
+        )
     if col == "time":
-        if rec.time is None:
-            return False
+        assert rec.time is not None
         d = rec.time.date()
         if op == "between":
             return date.fromisoformat(value[0]) <= d <= date.fromisoformat(value[1])
@@ -1368,12 +1405,24 @@ def passes(rec: EverydayRecord, flt: dict[str, Any], currency: str) -> bool:
     raise ValueError(op)
 
 
+def _date_passes(d: date | None, op: str, value: Any, unbounded: int) -> bool:
+    """Whether a day passes a time filter; None is before (-1) or after (1) all."""
+    if d is None:
+        return (op == "<") if unbounded < 0 else (op == ">=")
+    if op == "between":
+        return date.fromisoformat(value[0]) <= d <= date.fromisoformat(value[1])
+    day = date.fromisoformat(value)
+    return {">=": d >= day, "<": d < day}[op]
+
+
 def time_order(rows: list[EverydayRecord]) -> list[EverydayRecord]:
-    """Dated rows by time; undated rows only when no row is dated."""
-    dated = [r for r in rows if r.time is not None]
-    if dated:
-        return sorted(dated, key=lambda r: (r.time, r.seq))
-    return sorted(rows, key=lambda r: r.seq)
+    """Rows by time; an undated row after the dated round before it in history."""
+
+    def place(r: EverydayRecord) -> tuple[int, datetime, int]:
+        when = r.time or (r.neighbours[0] if r.neighbours else None)
+        return (0, datetime.min, r.seq) if when is None else (1, when, r.seq)
+
+    return sorted(rows, key=place)
 
 
 def evaluate(

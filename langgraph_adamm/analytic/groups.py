@@ -139,14 +139,14 @@ def _attach_sources(
     if not groups:
         return
     marks = ", ".join("?" for _ in keys)
+    order, order_params = q.time_order()
     # the keys are bound as the database returned them
     sql = (
         f"SELECT {key_sql}, source FROM {q.source}{where} "
-        f"AND {key_sql} IN ({marks}) "
-        'ORDER BY "time" ASC NULLS LAST, "order" ASC'
+        f"AND {key_sql} IN ({marks}) ORDER BY {order}"
     )
     by_key = dict(zip(keys, groups, strict=True))
-    for key, source in q.run(sql, params + keys):
+    for key, source in q.run(sql, params + keys + order_params):
         group = by_key.get(key)
         if group is not None and len(group["sources"]) < SOURCES_PER_GROUP:
             if source not in group["sources"]:

@@ -4,6 +4,13 @@ Plain functions over an :class:`AnalyticMemory`: typed pydantic arguments in,
 JSON-ready results out. Every table and column name is resolved against the
 table's metadata and every value is a bound parameter, so a model can never
 pass SQL. Problems a model can fix raise :class:`ToolInputError`.
+
+Rows come in time order - ``first``, ``latest``, ``change``, Rank's ties,
+listed and contributing rows - with an undated round in its place in the
+history (:mod:`~langgraph_adamm.analytic.placement`): after the dated round
+before it, or first when none is. A filter on ``time`` keeps an undated round
+its dated neighbours place inside the range; the rows it cannot place are
+left out and counted (``unplaced_rows``, ``note``).
 """
 
 from __future__ import annotations
@@ -25,12 +32,14 @@ from langgraph_adamm.analytic.expressions import (
     expression_unit,
     parse_expression,
 )
-from langgraph_adamm.analytic.groups import grouped
+from langgraph_adamm.analytic.groups import group_key_sql, grouped
+from langgraph_adamm.analytic.placement import Placement, placement_of
 from langgraph_adamm.analytic.predicates import (
     ColumnFilter,
     compile_filter,
     resolve_column,
     resolve_table,
+    round_time_condition,
 )
 from langgraph_adamm.analytic.store import AnalyticMemory
 from langgraph_adamm.analytic.tables import (
@@ -49,13 +58,6 @@ ComputeOperator = Literal[
 MAX_RESULT_BUDGET = 1000
 VALUE_KEY = "_value"
 """Key of an expression's value in returned rows (no column name starts with _)."""
-_ASC = 'ORDER BY "time" ASC NULLS LAST, "order" ASC'
-_DESC = 'ORDER BY "time" DESC NULLS LAST, "order" DESC'
-"""Time order. Dated rows follow their time; rows without a time come after
-every dated row in both directions, so that ``first``, ``latest`` and
-``change`` read dated rows whenever there are any (an undated session never
-becomes the latest reading), and among undated rows history order decides.
-Ties in time go by history order."""
 
 
 class LookupArgs(BaseModel):
@@ -121,6 +123,16 @@ class RankArgs(BaseModel):
     )
 
 
+def _unplaced_note(rows: int) -> str | None:
+    if not rows:
+        return None
+    return (
+        f"{rows} row{'s' if rows != 1 else ''} of undated rounds left out: the "
+        "dated rounds around them lie on both sides of a time bound, so they "
+        "may or may not fall in the time range."
+    )
+
+
 class RowsResult(BaseModel):
     """Rows returned by Lookup, Filter or Rank."""
 
@@ -134,6 +146,11 @@ class RowsResult(BaseModel):
     ``row_count``, ``sources``), ranked by ``operator`` of the expression."""
     operator: str | None = None
     unit: str | None = None
+    unplaced_rows: int = 0
+    """Rows of undated rounds a time filter could neither keep nor exclude
+    (their dated neighbours lie on both sides of a bound): left out."""
+    note: str | None = None
+    """Says so when ``unplaced_rows`` is not 0."""
 
 
 class ComputeResult(BaseModel):
@@ -155,6 +172,11 @@ class ComputeResult(BaseModel):
     """``group``, ``value``, ``row_count`` and ``sources`` (round ids) per group."""
     group_count: int | None = None
     """Groups in all; more than ``len(groups)`` when the result budget cut them."""
+    unplaced_rows: int = 0
+    """Rows of undated rounds a time filter could neither keep nor exclude
+    (their dated neighbours lie on both sides of a bound): left out."""
+    note: str | None = None
+    """Says so when ``unplaced_rows`` is not 0."""
 
 
 def _validate(model: type[BaseModel], args: Any) -> Any:
@@ -202,12 +224,61 @@ class _Query:
         self.source = memory.qualified(self.table)
         self.where: list[str] = []
         self.params: list[Any] = []
+        self._untimed: list[tuple[str, list[Any]]] = []
+        """The clauses of filters on anything but the round's time."""
+        self._outside: set[int] = set()
+        self._unsure: set[int] = set()
+        """Runs of undated rows a time filter excluded, or could not decide."""
+        self._placement: Placement | None = None
+
+    @property
+    def placement(self) -> Placement:
+        """Where the table's undated rows lie (see ``placement``), read once."""
+        if self._placement is None:
+            self._placement = placement_of(
+                self.memory.db, self.memory.user_id, self.source
+            )
+        return self._placement
+
+    def time_order(self, descending: bool = False) -> tuple[str, list[Any]]:
+        """ORDER BY terms for time order, undated rows in their place."""
+        return self.placement.order_sql(descending)
 
     def add_filters(self, filters: list[ColumnFilter]) -> None:
         for flt in filters:
             sql, params = compile_filter(self.table, flt)
+            condition = round_time_condition(self.table, flt)
+            if condition is None:
+                self._untimed.append((sql, params))
+            elif self.placement.runs:
+                decided = self.placement.decisions(condition)
+                kept = [i for i, d in enumerate(decided) if d]
+                if kept:
+                    kept_sql, kept_params = self.placement.rows_sql(kept)
+                    sql, params = f"({sql} OR {kept_sql})", params + kept_params
+                self._outside.update(i for i, d in enumerate(decided) if d is False)
+                self._unsure.update(i for i, d in enumerate(decided) if d is None)
             self.where.append(sql)
             self.params.extend(params)
+
+    def unplaced(
+        self, extra: Sequence[str] = (), extra_params: Sequence[Any] = ()
+    ) -> int:
+        """Rows left out because a time filter could not place their round.
+
+        Those of undated runs that no filter excluded and one could not decide,
+        that pass every other filter and ``extra``.
+        """
+        runs = self._unsure - self._outside
+        if not runs:
+            return 0
+        runs_sql, runs_params = self.placement.rows_sql(sorted(runs))
+        clauses = [c for c, _ in self._untimed] + list(extra) + [runs_sql]
+        params = [p for _, ps in self._untimed for p in ps]
+        return self.count(
+            f" WHERE {' AND '.join(clauses)}",
+            params + list(extra_params) + runs_params,
+        )
 
     def expression(self, text: str, *, numeric_only: bool = False) -> _Target:
         """A target expression compiled against this table."""
@@ -254,22 +325,57 @@ class _Query:
         clauses = self.where + list(extra)
         return f" WHERE {' AND '.join(clauses)}" if clauses else ""
 
-    def select_rows(
+    def rows_in_time_order(
         self,
         where: str,
         params: list[Any],
-        tail: str,
-        tail_params: list[Any],
+        limit: int,
+        *,
+        descending: bool = False,
+        lead: tuple[str, list[Any]] = ("", []),
+        rest: str = "",
         value_sql: str | None = None,
         value_params: list[Any] | None = None,
     ) -> list[dict[str, Any]]:
+        """The first ``limit`` rows of ``where`` by ``lead``, time, then ``rest``.
+
+        Time order puts undated rows in their place (see ``placement``). When
+        some come after a dated row, the dated rows are read in their own order
+        (from an index on PostgreSQL) and the few undated ones by their place,
+        and SQL merges the two short lists.
+        """
         cols = [quote_ident(c.name) for c in self.table.all_columns]
         names = [c.name for c in self.table.all_columns]
         if value_sql:
             cols.append(f"{value_sql} AS __value")
             names.append(VALUE_KEY)
-        sql = f"SELECT {', '.join(cols)} FROM {self.source}{where} {tail}"
-        rows = self.run(sql, (value_params or []) + params + tail_params)
+        select = f"SELECT {', '.join(cols)} FROM {self.source}"
+        lead_sql, lead_params = lead
+        head, tail = (
+            (f"{lead_sql}, " if lead_sql else ""),
+            (f", {rest}" if rest else ""),
+        )
+        vp = value_params or []
+        order, order_params = self.placement.order_sql(descending)
+        if not self.placement.placed:
+            sql = f"{select}{where} ORDER BY {head}{order}{tail} LIMIT ?"
+            run_params = vp + params + lead_params + order_params + [limit]
+        else:
+            dated, _ = Placement().order_sql(descending)
+            sep = " AND " if where else " WHERE "
+            sql = (
+                f'SELECT * FROM (({select}{where}{sep}"time" IS NOT NULL '
+                f"ORDER BY {head}{dated}{tail} LIMIT ?) UNION ALL "
+                f'({select}{where}{sep}"time" IS NULL '
+                f"ORDER BY {head}{order}{tail} LIMIT ?)) AS r "
+                f"ORDER BY {head}{order}{tail} LIMIT ?"
+            )
+            run_params = (
+                (vp + params + lead_params + [limit])
+                + (vp + params + lead_params + order_params + [limit])
+                + (lead_params + order_params + [limit])
+            )
+        rows = self.run(sql, run_params)
         return [
             {n: _jsonable(v) for n, v in zip(names, row, strict=True)} for row in rows
         ]
@@ -287,7 +393,7 @@ class _Query:
     def matching(self, limit: int) -> tuple[int, list[dict[str, Any]]]:
         """How many rows pass the filters, and the first ``limit`` of them."""
         where = self.where_sql()
-        rows = self.select_rows(where, self.params, f"{_ASC} LIMIT ?", [limit])
+        rows = self.rows_in_time_order(where, self.params, limit)
         return self.count(where, self.params), rows
 
     def count(self, where: str, params: list[Any]) -> int:
@@ -315,11 +421,14 @@ def _filter_rows(
     q = _Query(memory, table)
     q.add_filters(filters)
     total, rows = q.matching(budget)
+    unplaced = q.unplaced()
     return RowsResult(
         table=q.table.table_name,
         rows=rows,
         row_count=total,
         truncated=total > len(rows),
+        unplaced_rows=unplaced,
+        note=_unplaced_note(unplaced),
     )
 
 
@@ -342,27 +451,33 @@ def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     where = q.where_sql([f"{expr} IS NOT NULL"])
     params = q.params + expr_params
     direction = "DESC" if a.order == "desc" else "ASC"
-    # every column breaks ties (records of one round share time and order):
-    # one answer, whatever plan or bound produced it
+    # ties go by time, then every column breaks them (records of one round
+    # share time and order): one answer, whatever plan or bound produced it
     rest = ", ".join(
         f"{quote_ident(c.name)} ASC NULLS LAST"
         for c in q.table.all_columns
         if c.name not in ("time", "order")
     )
-    tail = (
-        f'ORDER BY {expr} {direction}, "time" ASC NULLS LAST, "order" ASC, '
-        f"{rest} LIMIT ?"
-    )
     plain = target.column is not None
+    unplaced = q.unplaced([f"{expr} IS NOT NULL"], expr_params)
 
     def ranked(where: str, params: list[Any]) -> list[dict[str, Any]]:
-        return q.select_rows(
+        return q.rows_in_time_order(
             where,
             params,
-            tail,
-            expr_params + [a.result_budget],
+            a.result_budget,
+            lead=(f"{expr} {direction}", expr_params),
+            rest=rest,
             value_sql=None if plain else expr,
             value_params=None if plain else expr_params,
+        )
+
+    def result(rows: list[dict[str, Any]]) -> RowsResult:
+        return RowsResult(
+            table=q.table.table_name,
+            rows=rows,
+            unplaced_rows=unplaced,
+            note=_unplaced_note(unplaced),
         )
 
     # a large PostgreSQL table: sort only the rows a sampled bound keeps
@@ -379,9 +494,9 @@ def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     if bound is not None:
         rows = ranked(f"{where} AND {bound[0]}", params + bound[1])
         if len(rows) == a.result_budget:
-            return RowsResult(table=q.table.table_name, rows=rows)
+            return result(rows)
         sampled.log.debug("Rank on %s: the sampled bound kept too few", q.source)
-    return RowsResult(table=q.table.table_name, rows=ranked(where, params))
+    return result(ranked(where, params))
 
 
 def _group_target(q: _Query, operator: str, expression: str | None) -> _Target | None:
@@ -401,17 +516,22 @@ def _groups_of(
     group_by: str,
     order: Literal["desc", "asc"] | None,
     budget: int,
-) -> tuple[str, list[dict[str, Any]], int, bool, str | None]:
-    """Grouped values with their label, count, cut flag and unit."""
+) -> tuple[str, list[dict[str, Any]], int, bool, str | None, int]:
+    """Grouped values with their label, count, cut flag, unit and unplaced rows."""
     target = _group_target(q, operator, expression)
     label, groups, total, cut = grouped(q, operator, target, group_by, order, budget)
     unit = target.unit if target is not None and operator != "count" else None
-    return label, groups, total, cut, unit
+    key_sql, _ = group_key_sql(q, group_by)
+    extra, extra_params = [f"{key_sql} IS NOT NULL"], []
+    if target is not None:
+        extra.append(f"{target.sql} IS NOT NULL")
+        extra_params = list(target.params)
+    return label, groups, total, cut, unit, q.unplaced(extra, extra_params)
 
 
 def _rank_groups(q: _Query, a: RankArgs) -> RowsResult:
     assert a.group_by is not None
-    label, groups, total, cut, unit = _groups_of(
+    label, groups, total, cut, unit, unplaced = _groups_of(
         q, a.operator, a.target_column_expression, a.group_by, a.order, a.result_budget
     )
     return RowsResult(
@@ -422,12 +542,14 @@ def _rank_groups(q: _Query, a: RankArgs) -> RowsResult:
         group_by=label,
         operator=a.operator,
         unit=unit,
+        unplaced_rows=unplaced,
+        note=_unplaced_note(unplaced),
     )
 
 
 def _compute_groups(q: _Query, a: ComputeArgs) -> ComputeResult:
     assert a.group_by is not None
-    label, groups, total, cut, unit = _groups_of(
+    label, groups, total, cut, unit, unplaced = _groups_of(
         q, a.operator, a.target_column_expression, a.group_by, a.order, a.result_budget
     )
     return ComputeResult(
@@ -444,6 +566,8 @@ def _compute_groups(q: _Query, a: ComputeArgs) -> ComputeResult:
         group_by=label,
         groups=groups,
         group_count=total,
+        unplaced_rows=unplaced,
+        note=_unplaced_note(unplaced),
     )
 
 
@@ -462,6 +586,7 @@ def compute(
         if op != "count":
             raise ToolInputError(f"Operator {op} needs a target_column_expression.")
         total, rows = q.matching(limit)
+        unplaced = q.unplaced()
         return ComputeResult(
             table=q.table.table_name,
             operator=op,
@@ -470,6 +595,8 @@ def compute(
             row_count=total,
             contributing_rows=rows,
             truncated=total > len(rows),
+            unplaced_rows=unplaced,
+            note=_unplaced_note(unplaced),
         )
     numeric_only = op in ("sum", "avg", "median", "change")
     target = q.expression(a.target_column_expression, numeric_only=numeric_only)
@@ -481,23 +608,16 @@ def compute(
     params = q.params + ep
     value_sql = None if target.column else expr
     value_params = None if target.column else ep
+    unplaced = q.unplaced([f"{expr} IS NOT NULL"], ep)
 
     if op in ("first", "latest", "change"):
-        first = q.select_rows(
-            where,
-            params,
-            f"{_ASC} LIMIT 1",
-            [],
-            value_sql=expr,
-            value_params=ep,
-        )
-        last = q.select_rows(
-            where,
-            params,
-            f"{_DESC} LIMIT 1",
-            [],
-            value_sql=expr,
-            value_params=ep,
+        first, last = (
+            q.rows_in_time_order(
+                where, params, 1, descending=d, value_sql=expr, value_params=ep
+            )
+            if op in (wanted, "change")
+            else []
+            for d, wanted in ((False, "first"), (True, "latest"))
         )
         total = q.count(where, params)
         if op == "first":
@@ -518,6 +638,8 @@ def compute(
             unit=unit,
             row_count=total,
             contributing_rows=rows,
+            unplaced_rows=unplaced,
+            note=_unplaced_note(unplaced),
         )
 
     agg = {
@@ -538,22 +660,16 @@ def compute(
         value, total = found
     total = int(total)
     if op in ("min", "max") and value is not None:
-        rows = q.select_rows(
+        rows = q.rows_in_time_order(
             q.where_sql([f"{expr} IS NOT NULL", f"{expr} = ?"]),
             params + ep + [value],
-            f"{_ASC} LIMIT ?",
-            [limit],
+            limit,
             value_sql=value_sql,
             value_params=value_params,
         )
     else:
-        rows = q.select_rows(
-            where,
-            params,
-            f"{_ASC} LIMIT ?",
-            [limit],
-            value_sql=value_sql,
-            value_params=value_params,
+        rows = q.rows_in_time_order(
+            where, params, limit, value_sql=value_sql, value_params=value_params
         )
     if op == "sum" and sql_type == "BIGINT" and value is not None:
         value = int(value)
@@ -568,4 +684,6 @@ def compute(
         row_count=total,
         contributing_rows=rows,
         truncated=len(rows) < total and op not in ("min", "max"),
+        unplaced_rows=unplaced,
+        note=_unplaced_note(unplaced),
     )

@@ -16,7 +16,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_adamm.analytic.describe import safe_table_name
+from langgraph_adamm.analytic.placement import Span, TimeCondition
 from langgraph_adamm.analytic.tables import (
+    AUX_COLUMNS,
     NUMERIC_TYPES,
     TYPE_LABELS,
     Column,
@@ -204,15 +206,14 @@ def _day(value: date) -> tuple[datetime, datetime]:
         ) from None
 
 
-def compile_filter(
-    table: TableSchema, flt: ColumnFilter | dict[str, Any]
-) -> tuple[str, list[Any]]:
-    """SQL and parameters for one filter.
+ROUND_TIME = next(c for c in AUX_COLUMNS if c.name == "time")
+"""The column of a round's own time (None for an undated round)."""
 
-    Raises:
-        ToolInputError: for an unknown column or operator, an operator the
-            column's type does not support, or a value that does not cast.
-    """
+
+def _parsed(
+    table: TableSchema, flt: ColumnFilter | dict[str, Any]
+) -> tuple[Column, str, Any]:
+    """A filter's column, canonical operator and raw value, checked."""
     if isinstance(flt, dict):
         try:
             flt = ColumnFilter.model_validate(flt)
@@ -227,7 +228,6 @@ def compile_filter(
             f"Unknown operator {flt.op!r}; use one of =, !=, <, <=, >, >=, between, "
             "in, contains."
         )
-    q = quote_ident(col.name)
     if op == "contains" and col.sql_type != "VARCHAR":
         raise ToolInputError(
             f"'contains' works on text columns; {col.name} is "
@@ -236,8 +236,6 @@ def compile_filter(
     if op in ORDERED_OPS and col.sql_type == "BOOLEAN":
         raise ToolInputError(f"{col.name} is boolean; use = or != with true/false.")
     value = flt.value
-    if value is None and op in ("=", "!="):
-        return f"{q} IS {'NOT ' if op == '!=' else ''}NULL", []
     if op == "between":
         if isinstance(value, dict):
             value = [
@@ -246,10 +244,6 @@ def compile_filter(
             ]
         if not isinstance(value, (list, tuple)) or len(value) != 2 or None in value:
             raise ToolInputError(f"'between' on {col.name} needs [low, high].")
-        low, high = cast_value(col, value[0]), cast_value(col, value[1])
-        lo_sql, lo_params = _bound(col, ">=", low)
-        hi_sql, hi_params = _bound(col, "<=", high)
-        return f"({lo_sql} AND {hi_sql})", lo_params + hi_params
     if op == "in":
         if not isinstance(value, (list, tuple)) or not value:
             raise ToolInputError(
@@ -257,6 +251,30 @@ def compile_filter(
             )
         if len(value) > MAX_IN_VALUES:
             raise ToolInputError(f"'in' takes at most {MAX_IN_VALUES} values.")
+    return col, op, value
+
+
+def compile_filter(
+    table: TableSchema, flt: ColumnFilter | dict[str, Any]
+) -> tuple[str, list[Any]]:
+    """SQL and parameters for one filter.
+
+    Raises:
+        ToolInputError: for an unknown column or operator, an operator the
+            column's type does not support, or a value that does not cast.
+    """
+    col, op, value = _parsed(table, flt)
+    q = quote_ident(col.name)
+    if value is None and op in ("=", "!="):
+        return f"{q} IS {'NOT ' if op == '!=' else ''}NULL", []
+    if col.sql_type == "TIMESTAMP":
+        return _time_condition(col, op, value).sql(q)
+    if op == "between":
+        low, high = cast_value(col, value[0]), cast_value(col, value[1])
+        lo_sql, lo_params = _bound(col, ">=", low)
+        hi_sql, hi_params = _bound(col, "<=", high)
+        return f"({lo_sql} AND {hi_sql})", lo_params + hi_params
+    if op == "in":
         parts, params = [], []
         for v in value:
             sql, p = _bound(col, "=", cast_value(col, v))
@@ -268,28 +286,62 @@ def compile_filter(
     return _bound(col, op, cast_value(col, value))
 
 
-def _bound(col: Column, op: str, value: Any) -> tuple[str, list[Any]]:
-    q = quote_ident(col.name)
-    if (
-        col.sql_type == "TIMESTAMP"
-        and isinstance(value, date)
-        and not isinstance(value, datetime)
-    ):
-        start, end = _day(value)
+def round_time_condition(
+    table: TableSchema, flt: ColumnFilter | dict[str, Any]
+) -> TimeCondition | None:
+    """What a filter on the round's time asks of it; None for any other filter.
+
+    A filter for undated rounds themselves (``time = null``) is no condition
+    on a time: it is None too.
+    """
+    col, op, value = _parsed(table, flt)
+    if col != ROUND_TIME or (value is None and op in ("=", "!=")):
+        return None
+    return _time_condition(col, op, value)
+
+
+def _span(col: Column, op: str, value: Any) -> Span:
+    """The times ``column op value`` keeps (``!=``: those ``=`` keeps)."""
+    value = cast_value(col, value)
+    if isinstance(value, date) and not isinstance(value, datetime):
+        start, end = _day(value)  # a date means the whole day
         return {
-            "=": (f"({q} >= ? AND {q} < ?)", [start, end]),
-            "!=": (f"NOT ({q} >= ? AND {q} < ?)", [start, end]),
-            "<": (f"{q} < ?", [start]),
-            "<=": (f"{q} < ?", [end]),
-            ">": (f"{q} >= ?", [end]),
-            ">=": (f"{q} >= ?", [start]),
+            "=": Span(start, end, high_open=True),
+            "!=": Span(start, end, high_open=True),
+            "<": Span(high=start, high_open=True),
+            "<=": Span(high=end, high_open=True),
+            ">": Span(low=end),
+            ">=": Span(low=start),
         }[op]
+    return {
+        "=": Span(value, value),
+        "!=": Span(value, value),
+        "<": Span(high=value, high_open=True),
+        "<=": Span(high=value),
+        ">": Span(low=value, low_open=True),
+        ">=": Span(low=value),
+    }[op]
+
+
+def _time_condition(col: Column, op: str, value: Any) -> TimeCondition:
+    if op == "between":
+        low, high = _span(col, ">=", value[0]), _span(col, "<=", value[1])
+        return TimeCondition((Span(low.low, high.high, high_open=high.high_open),))
+    if op == "in":
+        return TimeCondition(tuple(_span(col, "=", v) for v in value))
+    if op == "contains":  # refused by _parsed: timestamps are no text
+        raise AssertionError(op)
+    return TimeCondition((_span(col, op, value),), negated=op == "!=")
+
+
+def _bound(col: Column, op: str, value: Any) -> tuple[str, list[Any]]:
+    """``column op value`` for a column that is no timestamp."""
+    q = quote_ident(col.name)
     if col.sql_type == "VARCHAR" and op in ("=", "!="):
         return f"lower({q}) {op} lower(?)", [value]
     cast = {
         "DOUBLE": "DOUBLE",
         "BIGINT": "DOUBLE",
-        "TIMESTAMP": "TIMESTAMP",
         "BOOLEAN": "BOOLEAN",
         "VARCHAR": "VARCHAR",
     }[col.sql_type]

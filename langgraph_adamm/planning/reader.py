@@ -364,6 +364,16 @@ def unresolved_parts(unresolved: list[str], steps: list[dict[str, Any]]) -> list
             parts.append(f"{about} (no convincing match in memory)")
         elif s.get("error") and "reference" in str(s.get("error")):
             parts.append(f"{about} (it rests on a step that found nothing)")
+    for s in steps:
+        unplaced = (s.get("result") or {}).get("unplaced_rows") or 0
+        if unplaced:
+            # Undated records whose dated neighbours lie on both sides of a
+            # time bound: they may or may not belong, so no figure is exact.
+            parts.append(
+                f"{unplaced} undated record{'s' if unplaced != 1 else ''} of "
+                f"{(s.get('result') or {}).get('table', 'a table')} that may fall "
+                "on either side of the dates asked about"
+            )
     return list(dict.fromkeys(parts))
 
 

@@ -222,6 +222,14 @@ MIGRATIONS.append(
         ],
     )
 )
+MIGRATIONS.append(
+    (
+        8,
+        "each user's dated rounds in history order, where an undated round finds "
+        "the dated rounds around it (an index; PostgreSQL only, DuckDB joins)",
+        [],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 POSTGRES_EXTRAS: dict[int, list[str]] = {
@@ -241,6 +249,10 @@ POSTGRES_EXTRAS: dict[int, list[str]] = {
     3: [
         "CREATE INDEX adamm_cast_problems_schema ON adamm_cast_problems "
         "(user_id, schema_id)",
+    ],
+    8: [
+        'CREATE INDEX adamm_rounds_dated ON adamm_rounds (user_id, "order") '
+        "INCLUDE (time) WHERE time IS NOT NULL",
     ],
 }
 """Statements only PostgreSQL runs after the migration of the same number: the

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from langgraph_adamm.history import ImageRef, Round
@@ -49,4 +51,101 @@ def load_rounds(
             ),
         )
         for order, rid, sid, time, user, assistant, meta in rows
+    ]
+
+
+DatedRound = tuple[int, datetime]
+"""(history position, time) of a dated round."""
+UndatedRun = tuple[int, int, datetime | None, datetime | None]
+"""(first and last position, times of the dated rounds before and after)."""
+
+_DATED = 'SELECT "order", time FROM adamm_rounds WHERE user_id = ? AND time IS NOT NULL'
+
+
+def has_dated_rounds(db: MemoryDatabase, user_id: str) -> bool:
+    """Whether any of the user's stored rounds has a time."""
+    return bool(db.fetchall(f"{_DATED} LIMIT 1", [user_id]))
+
+
+def dated_rounds_near(
+    db: MemoryDatabase, user_id: str, orders: Sequence[int], reach: int
+) -> list[DatedRound]:
+    """The dated rounds at most ``reach`` positions from any of ``orders``.
+
+    In history order. One query over a few ranges of positions, which DuckDB
+    reads from the row groups that hold them and PostgreSQL from the index of
+    dated rounds (``adamm_rounds_dated``).
+    """
+    spans: list[list[int]] = []
+    for o in sorted(orders):
+        if spans and o - reach <= spans[-1][1] + 1:
+            spans[-1][1] = o + reach
+        else:
+            spans.append([o - reach, o + reach])
+    if not spans:
+        return []
+    ranges = " OR ".join('"order" BETWEEN ? AND ?' for _ in spans)
+    rows = db.fetchall(
+        f'{_DATED} AND ({ranges}) ORDER BY "order"',
+        [user_id, *(x for span in spans for x in span)],
+    )
+    return [(int(o), t) for o, t in rows]
+
+
+def dated_neighbour(
+    db: MemoryDatabase, user_id: str, order: int, after: bool
+) -> DatedRound | None:
+    """The dated round nearest a history position before (or after) it."""
+    side, direction = (">", "ASC") if after else ("<", "DESC")
+    rows = db.fetchall(
+        f'{_DATED} AND "order" {side} ? ORDER BY "order" {direction} LIMIT 1',
+        [user_id, order],
+    )
+    return (int(rows[0][0]), rows[0][1]) if rows else None
+
+
+def undated_runs(
+    db: MemoryDatabase, user_id: str, undated_orders: str
+) -> list[UndatedRun]:
+    """Undated rounds grouped by the dated rounds around them, in one query.
+
+    ``undated_orders`` is a fixed query of this library, without parameters,
+    yielding history positions of undated rounds. A group's rounds lie between
+    the same two dated rounds of the user's history (a missing one is None);
+    groups come in history order. For many positions at once, where
+    :func:`dated_neighbour` would take queries each: DuckDB joins them as of
+    the user's dated rounds (one pass over them), PostgreSQL probes the index
+    of dated rounds (``adamm_rounds_dated``) per position.
+    """
+    if db.engine == "postgres":
+        sql = (
+            f"WITH u AS (SELECT DISTINCT o FROM ({undated_orders}) AS q(o)), "
+            'p AS (SELECT o, (SELECT max(r."order") FROM adamm_rounds r '
+            'WHERE r.user_id = ? AND r.time IS NOT NULL AND r."order" < u.o) '
+            "AS prev FROM u), "
+            "g AS (SELECT prev, min(o) AS first, max(o) AS last FROM p "
+            "GROUP BY prev) "
+            "SELECT g.first, g.last, (SELECT r.time FROM adamm_rounds r "
+            'WHERE r.user_id = ? AND r.time IS NOT NULL AND r."order" = g.prev), '
+            "(SELECT r.time FROM adamm_rounds r WHERE r.user_id = ? "
+            'AND r.time IS NOT NULL AND r."order" > g.last '
+            'ORDER BY r."order" LIMIT 1) FROM g ORDER BY g.first'
+        )
+        params = [user_id] * 3
+    else:
+        sql = (
+            f"WITH u AS (SELECT DISTINCT o FROM ({undated_orders}) AS q(o)), "
+            'd AS (SELECT "order" AS o, time AS t FROM adamm_rounds '
+            "WHERE user_id = ? AND time IS NOT NULL), "
+            "p AS (SELECT u.o, d.o AS prev, d.t AS prev_t FROM u "
+            "ASOF LEFT JOIN d ON u.o > d.o), "
+            "g AS (SELECT prev, prev_t, min(o) AS first, max(o) AS last FROM p "
+            "GROUP BY prev, prev_t) "
+            "SELECT g.first, g.last, g.prev_t, d.t FROM g "
+            "ASOF LEFT JOIN d ON g.last < d.o ORDER BY g.first"
+        )
+        params = [user_id]
+    return [
+        (int(first), int(last), after, before)
+        for first, last, after, before in db.fetchall(sql, params)
     ]

@@ -13,27 +13,15 @@ from datetime import date, timedelta
 import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
-from langgraph_adamm.analytic.extraction import RuleExtractor
-from langgraph_adamm.analytic.extraction.rules import (
-    field_starts,
-    heading_of,
-    record_heading,
-)
-from langgraph_adamm.history import ImageRef, Round, history_from_dict
+from langgraph_adamm.analytic.extraction.rules import heading_of
+from langgraph_adamm.history import history_from_dict
 from tests.phrasings import load_corpus
+from tools.bench_phrasings import read_heading
 
 
 @pytest.mark.parametrize("entry", load_corpus("headings"), ids=lambda e: e["id"])
 def test_heading_of_every_corpus_entry(entry):
-    source, text = entry["source"], entry["text"]
-    if source in ("user", "assistant"):
-        rnd = Round("r1", "s1", **{source: text})
-        texts = {source: text}
-    else:
-        rnd = Round("r1", "s1", images=(ImageRef("r1:img", **{source: text}),))
-        texts = {f"r1:img/{source}": text}
-    starts = field_starts(RuleExtractor().extract(rnd))
-    assert record_heading(starts, texts) == entry["heading"]
+    assert read_heading(entry) == entry["heading"]
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             if not misses and not noise:
                 good += 1
             if "heading" in entry:
-                got = _heading(entry)
+                got = read_heading(entry)
                 if got is not False:
                     headings += 1
                     right += got == entry["heading"]
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _heading(entry: dict) -> str | None | bool:
+def read_heading(entry: dict) -> str | None | bool:
     """The heading the extractor reads from an entry; False without the function."""
     try:
         from langgraph_adamm.analytic.extraction.rules import (

@@ -104,3 +104,35 @@ def test_tables_that_look_like_one_kind_are_flagged(join, capsys):
         assert a["rows"] + b["rows"] >= n
         print_tables(m)
         assert "one record kind may be split in two" in capsys.readouterr().out
+
+
+def test_two_kinds_that_share_one_attribute_stay_two_tables():
+    # Meditations come first and hold most durations when runs begin; a run
+    # carries one meditation attribute (duration), so it is no meditation variant.
+    start = date(2026, 3, 1)
+    rounds = []
+    for i in range(40):
+        day = start + timedelta(days=i)
+        rounds.append(
+            {
+                "time": f"{day}T07:00:00",
+                "user": f"Meditation - Duration: {10 + i % 6} min, Mood: calm",
+            }
+        )
+        if i >= 12 and i % 2 == 0:
+            rounds.append(
+                {
+                    "time": f"{day}T18:00:00",
+                    "user": f"Run - Distance: {5 + i % 4} km, Duration: {30 + i} min, "
+                    f"Avg HR: {140 + i % 9}",
+                }
+            )
+    history = {"user_id": "u1", "sessions": [{"session_id": "s1", "rounds": rounds}]}
+    with Memory(":memory:", user_id="u1", retrieval=False) as m:
+        m.ingest(history_from_dict(history))
+        tables = {t["table"]: t for t in m.describe_tables()}
+        runs = [t for t in tables.values() if "distance" in _columns(t)]
+        sits = [t for t in tables.values() if "mood" in _columns(t)]
+        assert len(runs) == 1 and len(sits) == 1, sorted(tables)
+        assert runs[0]["table"] != sits[0]["table"]
+        assert runs[0]["rows"] == 14 and sits[0]["rows"] == 40

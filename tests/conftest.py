@@ -54,6 +54,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="where tests that open an in-memory database put it: DuckDB (default) "
         "or a fresh database on a throwaway PostgreSQL server",
     )
+    parser.addoption(
+        "--local-model",
+        action="store_true",
+        default=os.environ.get("ADAMM_LOCAL_MODEL") == "1",
+        help="run the real-model tier (tests/test_local_model.py): SmolLM2-135M "
+        "behind llama.cpp's server; needs the [local-model] extra",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -226,3 +233,11 @@ def sample_memory(sample_db: str) -> Iterator[Memory]:
     mem = Memory(sample_db, user_id="demo")
     yield mem
     mem.close()
+
+
+@pytest.fixture(autouse=True)
+def _quick_transport_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Transport retries wait 10 ms in tests (1 s and more in real use)."""
+    from langgraph_adamm import chat
+
+    monkeypatch.setattr(chat, "TRANSPORT_BACKOFF_S", 0.01)

@@ -145,8 +145,9 @@ class ScriptedVerifiers(BaseChatModel):
 
     def _reply(self, messages: list[BaseMessage]) -> dict[str, Any]:
         first = str(messages[0].content)
-        if first in (NODE_VERIFIER_PROMPT, ECV_PROMPT):
-            kind = "node" if first == NODE_VERIFIER_PROMPT else "ecv"
+        # the layer may add the output schema after the prompt
+        if first.startswith((NODE_VERIFIER_PROMPT, ECV_PROMPT)):
+            kind = "node" if first.startswith(NODE_VERIFIER_PROMPT) else "ecv"
             with self._lock:
                 self.kinds.append(kind)
             self._barrier.wait()

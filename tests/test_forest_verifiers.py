@@ -110,11 +110,12 @@ GOOD_NODE = json.dumps(
 
 
 def route(messages: list[BaseMessage]) -> str:
-    """Which verifier is asking: read from the system prompt."""
+    """Which verifier is asking: read from the system prompt (the layer may add
+    the output schema after it)."""
     system = str(messages[0].content)
-    if system == ECV_PROMPT:
+    if system.startswith(ECV_PROMPT):
         return "ecv"
-    assert system == NODE_VERIFIER_PROMPT
+    assert system.startswith(NODE_VERIFIER_PROMPT)
     return "node"
 
 

@@ -90,8 +90,8 @@ def _matches(obs: Any, want: dict[str, Any]) -> bool:
     return any(math.isclose(g, expected, rel_tol=1e-6, abs_tol=1e-6) for g in got)
 
 
-def read(entry: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """What the extractor reads from an entry: record -> attribute -> observation."""
+def entry_round(entry: dict[str, Any]) -> Round:
+    """The round an entry's text appears in (its ``source``)."""
     source = entry.get("source", "user")
     rnd = Round(
         "r1",
@@ -104,15 +104,21 @@ def read(entry: dict[str, Any]) -> dict[int, dict[str, Any]]:
 
         img = ImageRef("r1:img", **{source: entry["text"]})
         rnd = Round("r1", "s1", user="", images=(img,))
+    return rnd
+
+
+def read(entry: dict[str, Any], extractor: Any = None) -> dict[int, dict[str, Any]]:
+    """What the extractor (default: the rule extractor) reads from an entry:
+    record -> attribute -> observation."""
     out: dict[int, dict[str, Any]] = {}
-    for obs in RuleExtractor().extract(rnd):
+    for obs in (extractor or RuleExtractor()).extract(entry_round(entry)):
         out.setdefault(obs.provenance.record, {})[obs.attribute] = obs
     return out
 
 
-def score(entry: dict[str, Any]) -> tuple[list[str], list[str]]:
+def score(entry: dict[str, Any], extractor: Any = None) -> tuple[list[str], list[str]]:
     """(misses, noise) for one entry."""
-    got = read(entry)
+    got = read(entry, extractor)
     if "records" in entry:
         wanted = {i + 1: rec for i, rec in enumerate(entry["records"])}
         if len(entry["records"]) == 1:

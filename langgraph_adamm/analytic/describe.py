@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from langgraph_adamm.analytic.tables import TYPE_LABELS
+from langgraph_adamm.schemas import ColumnDescriptions, WireModel
 
 logger = logging.getLogger(__name__)
 
@@ -45,12 +46,12 @@ def heading_in(description: str) -> str | None:
 _GENERIC_TOKENS = frozenset({"avg", "average", "total", "max", "min", "num", "value"})
 
 
-class TableDescription(BaseModel):
+class TableDescription(WireModel):
     """What a describer returns; also the structured-output schema for a model."""
 
     name: str = Field(description="snake_case table name, at most 4 words")
     description: str = Field(description="one sentence: what a row records")
-    columns: dict[str, str] = Field(
+    columns: ColumnDescriptions = Field(
         default_factory=dict, description="column name -> short description"
     )
 
@@ -139,7 +140,10 @@ class LLMDescriber:
     """
 
     def __init__(self, model: Any, prompt: str = DESCRIBE_TABLE_PROMPT) -> None:
-        self.model = model
+        from langgraph_adamm.chat import structured
+
+        self.llm = structured(model)
+        self.model = self.llm.model
         self.prompt = prompt
         self._offline = OfflineDescriber()
 
@@ -150,23 +154,21 @@ class LLMDescriber:
         heading: str | None = None,
     ) -> TableDescription:
         """Model-written metadata, or derived metadata if the model fails."""
+        from langgraph_adamm.chat import TemplatePrompt
+
         fallback = self._offline.describe(columns, heading=heading)
         lines = "\n".join(_column_line(*c) for c in columns)
         extra = _HEADING_LINE.format(heading=heading) if heading else ""
-        try:
-            raw = self.model.with_structured_output(TableDescription).invoke(
-                self.prompt.format(columns=lines, heading=extra)
-            )
-            out = (
-                raw
-                if isinstance(raw, TableDescription)
-                else TableDescription.model_validate(raw)
-            )
-        except Exception as exc:  # noqa: BLE001 - any model failure falls back
-            logger.warning(
-                "table description by model failed (%s); using derived names", exc
-            )
+        record = self.llm.call(
+            "table description",
+            TableDescription,
+            TemplatePrompt(self.prompt, {"columns": lines, "heading": extra}),
+            attempts=2,
+        )
+        if not record.ok:
+            logger.warning("%s; using derived names", record.failure())
             return fallback
+        out: TableDescription = record.value
         merged: Mapping[str, str] = {
             **fallback.columns,
             **{

@@ -50,6 +50,7 @@ from langgraph_adamm.analytic.tables import (
 )
 from langgraph_adamm.analytic.units import affine
 from langgraph_adamm.errors import ToolInputError
+from langgraph_adamm.schemas import KeyValues, WireModel
 from langgraph_adamm.storage.database import VALUE_ERRORS, quote_ident
 
 ComputeOperator = Literal[
@@ -60,16 +61,16 @@ VALUE_KEY = "_value"
 """Key of an expression's value in returned rows (no column name starts with _)."""
 
 
-class LookupArgs(BaseModel):
+class LookupArgs(WireModel):
     """Rows whose columns equal the given key values."""
 
     model_config = ConfigDict(extra="forbid")
     table: str
-    key_values: dict[str, Any] = Field(min_length=1)
+    key_values: KeyValues = Field(min_length=1)
     result_budget: int = Field(default=10, ge=1, le=MAX_RESULT_BUDGET)
 
 
-class FilterArgs(BaseModel):
+class FilterArgs(WireModel):
     """Rows that satisfy every filter."""
 
     model_config = ConfigDict(extra="forbid")
@@ -84,7 +85,7 @@ _GROUP_BY_TEXT = (
 )
 
 
-class ComputeArgs(BaseModel):
+class ComputeArgs(WireModel):
     """An aggregate of an expression over the (optionally filtered) rows."""
 
     model_config = ConfigDict(extra="forbid")
@@ -105,7 +106,7 @@ class ComputeArgs(BaseModel):
     )
 
 
-class RankArgs(BaseModel):
+class RankArgs(WireModel):
     """The top or bottom rows by an expression, or groups by an aggregate."""
 
     model_config = ConfigDict(extra="forbid")

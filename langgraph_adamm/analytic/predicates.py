@@ -13,7 +13,7 @@ import difflib
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from langgraph_adamm.analytic.describe import safe_table_name
 from langgraph_adamm.analytic.placement import Span, TimeCondition
@@ -33,6 +33,7 @@ from langgraph_adamm.analytic.values import (
 )
 from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.history import parse_time
+from langgraph_adamm.schemas import AnyValue, WireModel
 from langgraph_adamm.storage.database import quote_ident
 
 OPERATOR_ALIASES: dict[str, str] = {
@@ -67,7 +68,7 @@ ORDERED_OPS = frozenset({"<", "<=", ">", ">=", "between"})
 MAX_IN_VALUES = 200
 
 
-class ColumnFilter(BaseModel):
+class ColumnFilter(WireModel):
     """One predicate on a column: ``column op value``.
 
     ``between`` takes ``[low, high]`` (both inclusive); ``in`` takes a list. A
@@ -81,7 +82,7 @@ class ColumnFilter(BaseModel):
         default="=",
         description="one of =, !=, <, <=, >, >=, between, in, contains",
     )
-    value: Any = Field(
+    value: AnyValue = Field(
         default=None,
         description="a value of the column's type; [low, high] for between; "
         "a list for in",

@@ -282,7 +282,7 @@ class ForestReranker:
         model: Any = None,
         config: ForestConfig | None = None,
     ) -> None:
-        from langgraph_adamm.chat import resolve_chat_model
+        from langgraph_adamm.chat import structured
         from langgraph_adamm.retrieval.store import RetrievalMemory
 
         retrieval = memory if isinstance(memory, RetrievalMemory) else memory.retrieval
@@ -292,7 +292,7 @@ class ForestReranker:
                 "retrieval on (pip install 'langgraph-adamm[retrieval]')"
             )
         self.retrieval: RetrievalMemory = retrieval
-        self.model = resolve_chat_model(model) if model is not None else None
+        self.model = structured(model) if model is not None else None
         self.config = config or retrieval.config.forest
         self._catalogue: MemoryCatalogue | None = None
         self._lock = threading.Lock()
@@ -612,11 +612,11 @@ def forest_rerank(
     Raises:
         AdaMMError: for a malformed candidate, naming it.
     """
-    from langgraph_adamm.chat import resolve_chat_model
+    from langgraph_adamm.chat import structured
 
     cfg = config or ForestConfig()
     pool = pool_from_candidates(question, candidates, cfg, question_image_captions)
-    chat = resolve_chat_model(model) if model is not None else None
+    chat = structured(model) if model is not None else None
     result = _without_verifiers(pool, cfg, chat)
     if result is None:
         outcome = run_verifiers(

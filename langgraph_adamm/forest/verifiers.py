@@ -25,15 +25,17 @@ import asyncio
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from langgraph_adamm.chat import CallRecord, Messages, StructuredModel, structured
 from langgraph_adamm.config import ForestConfig
 from langgraph_adamm.forest.candidates import CandidatePool, ForestCandidate
+from langgraph_adamm.schemas import WireModel
 
 T = TypeVar("T")
 
@@ -129,11 +131,6 @@ Return only a JSON object, with no prose and no code fences, with exactly one \
 row for every candidate (every id once, no other ids), like:
 {"rows": [{"id": "c4", "direct_support": 1, "best_anchor_id": "c1", \
 "incremental_support": 3, "role": "new_fact"}]}"""
-
-_RETRY_TEXT = (
-    "Your previous output was not valid: {error}\n"
-    "Return only the JSON object described above, exactly in that format."
-)
 
 _STOPWORDS = frozenset(
     "a an and are as at be by did do does for from had has have how i in is it "
@@ -587,70 +584,102 @@ def ecv_edges(
 # Calls
 
 
+class NodeScore(WireModel):
+    """The node verifier's score of one candidate."""
+
+    id: str
+    score: float
+
+
+class NodeVerifierOutput(WireModel):
+    """The node verifier's output: a score per candidate id."""
+
+    scores: list[NodeScore]
+
+
+class EcvVerdict(WireModel):
+    """The evidence-chain verifier's row for one candidate."""
+
+    id: str
+    best_anchor_id: str | None
+    role: Literal[
+        "new_fact",
+        "clarification",
+        "corroboration",
+        "redundant",
+        "conflict",
+        "irrelevant",
+    ]
+    incremental_support: float
+    direct_support: float | None = None
+
+
+class EcvOutput(WireModel):
+    """The evidence-chain verifier's output: one row per candidate sent."""
+
+    rows: list[EcvVerdict]
+
+
 @dataclass
 class _Call(Generic[T]):
-    """One verifier call: its prompt, payload and parser."""
+    """One verifier call: its prompt, payload (and smaller ones), schema, parser."""
 
     name: str
     system: str
     payload: dict[str, Any]
+    schema: type[WireModel]
     parse: Callable[[Any], T]
+    smaller: Callable[[], Iterator[dict[str, Any]]] | None = None
 
-    def messages(self, errors: list[str]) -> list[BaseMessage]:
-        out: list[BaseMessage] = [
+    def _messages(self, payload: dict[str, Any]) -> list[BaseMessage]:
+        return [
             SystemMessage(content=self.system),
-            HumanMessage(content=json.dumps(self.payload, ensure_ascii=False)),
+            HumanMessage(content=json.dumps(payload, ensure_ascii=False)),
         ]
-        if errors:
-            out.append(HumanMessage(content=_RETRY_TEXT.format(error=errors[-1])))
-        return out
+
+    def prompt(self) -> Messages:
+        """The request, with smaller payloads to fall back on to fit a window."""
+        smaller = self.smaller
+
+        def variants() -> Iterator[list[BaseMessage]]:
+            for payload in smaller() if smaller else ():
+                yield self._messages(payload)
+
+        return Messages(self._messages(self.payload), variants)
 
 
-@dataclass
-class _Result(Generic[T]):
-    """What a call gave: a value, or the errors and (when it raised) why."""
-
-    value: T | None = None
-    errors: list[str] = field(default_factory=list)
-    raised: str | None = None
-
-
-def _short(exc: BaseException) -> str:
-    if isinstance(exc, VerifierOutputError):
-        return str(exc)[:300]
-    return f"{type(exc).__name__}: {exc}"[:300]
+def _call_sync(model: StructuredModel, call: _Call[T], attempts: int) -> CallRecord:
+    return model.call(
+        call.name,
+        call.schema,
+        call.prompt(),
+        parse=call.parse,
+        attempts=attempts,
+        validate=False,
+    )
 
 
-def _call_sync(model: Any, call: _Call[T], attempts: int) -> _Result[T]:
-    result: _Result[T] = _Result()
-    for _ in range(max(1, attempts)):
-        try:
-            raw = model.invoke(call.messages(result.errors))
-        except Exception as exc:  # noqa: BLE001 - retried, then reported
-            result.raised = _short(exc)
-            continue
-        try:
-            result.value = call.parse(raw)
-            return result
-        except Exception as exc:  # noqa: BLE001 - shown to the model on a retry
-            result.errors.append(_short(exc))
-    return result
+async def _call_async(
+    model: StructuredModel, call: _Call[T], attempts: int
+) -> CallRecord:
+    return await model.acall(
+        call.name,
+        call.schema,
+        call.prompt(),
+        parse=call.parse,
+        attempts=attempts,
+        validate=False,
+    )
 
 
-async def _call_async(model: Any, call: _Call[T], attempts: int) -> _Result[T]:
-    result: _Result[T] = _Result()
-    for _ in range(max(1, attempts)):
-        try:
-            raw = await model.ainvoke(call.messages(result.errors))
-        except Exception as exc:  # noqa: BLE001 - retried, then reported
-            result.raised = _short(exc)
-            continue
-        try:
-            result.value = call.parse(raw)
-            return result
-        except Exception as exc:  # noqa: BLE001 - shown to the model on a retry
-            result.errors.append(_short(exc))
-    return result
+def _smaller_configs(config: ForestConfig) -> Iterator[ForestConfig]:
+    """The same limits with ever shorter snippets (to fit a context window)."""
+    for share in (0.5, 0.25, 0.1):
+        yield replace(
+            config,
+            snippet_chars=max(40, int(config.snippet_chars * share)),
+            ocr_chars=max(20, int(config.ocr_chars * share)),
+        )
 
 
 def _calls(
@@ -663,7 +692,11 @@ def _calls(
             "node verifier",
             NODE_VERIFIER_PROMPT,
             node_payload(pool, question_type, config),
+            NodeVerifierOutput,
             lambda raw: parse_node_output(raw, ids),
+            lambda: (
+                node_payload(pool, question_type, c) for c in _smaller_configs(config)
+            ),
         )
     payload = ecv_payload(pool, question_type, config)
     ecv: _Call[dict[int, EcvRow]] | None = None
@@ -672,27 +705,33 @@ def _calls(
             "evidence-chain verifier",
             ECV_PROMPT,
             payload,
+            EcvOutput,
             lambda raw: parse_ecv_output(raw, pool),
+            lambda: (
+                p
+                for c in _smaller_configs(config)
+                if (p := ecv_payload(pool, question_type, c)) is not None
+            ),
         )
     return node, ecv
 
 
-def _failure(name: str, result: _Result[Any], attempts: int, fallback: str) -> str:
-    if result.raised is not None:
+def _failure(record: CallRecord, fallback: str) -> str:
+    if record.raised is not None:
         return (
-            f"{name} call failed after {max(1, attempts)} attempts "
-            f"({result.raised}); {fallback}"
+            f"{record.role} call failed after {record.attempts} attempts "
+            f"({record.raised}); {fallback}"
         )
-    last = result.errors[-1] if result.errors else "no output"
-    tries = max(1, attempts)
-    return f"{name} failed after {tries} attempts (last error: {last}); {fallback}"
+    return (
+        f"{record.role} failed after {record.attempts} attempts "
+        f"(last error: {record.last_error}); {fallback}"
+    )
 
 
 def _outcome(
     pool: CandidatePool,
-    node: _Result[list[float]] | None,
-    ecv: _Result[dict[int, EcvRow]] | None,
-    attempts: int,
+    node: CallRecord | None,
+    ecv: CallRecord | None,
     config: ForestConfig,
 ) -> VerifierOutcome:
     ceiling = config.reliability_ceiling
@@ -712,10 +751,7 @@ def _outcome(
             outcome.node_ok = False
             outcome.notes.append(
                 _failure(
-                    "node verifier",
-                    node,
-                    attempts,
-                    "using retrieval scores only (v = 0 for every candidate)",
+                    node, "using retrieval scores only (v = 0 for every candidate)"
                 )
             )
     if ecv is not None:
@@ -732,9 +768,7 @@ def _outcome(
                 outcome.roles[i] = FIXED_ROLE
             outcome.notes.append(
                 _failure(
-                    "evidence-chain verifier",
                     ecv,
-                    attempts,
                     f"using fixed edges (reliability {ceiling}) for every "
                     "explicit anchor relation",
                 )
@@ -753,7 +787,7 @@ def run_verifiers(
     """Run the node verifier and the ECV concurrently (two threads); never raises.
 
     Args:
-        model: A LangChain chat model (anything with ``invoke(messages)``).
+        model: A LangChain chat model or a :class:`StructuredModel`.
         pool: The question's candidate pool.
         question_type: The question's type, when known (shown to the model).
         attempts: Tries per call in all, the previous error shown on a retry
@@ -767,6 +801,7 @@ def run_verifiers(
     """
     config = config or ForestConfig()
     tries = config.attempts if attempts is None else attempts
+    model = structured(model)
     node_call, ecv_call = _calls(pool, question_type, config)
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="verifier") as pool_:
         node_future = (
@@ -777,7 +812,7 @@ def run_verifiers(
         )
         node = node_future.result() if node_future else None
         ecv = ecv_future.result() if ecv_future else None
-    return _outcome(pool, node, ecv, tries, config)
+    return _outcome(pool, node, ecv, config)
 
 
 async def arun_verifiers(
@@ -791,6 +826,7 @@ async def arun_verifiers(
     """Async :func:`run_verifiers`: both calls through ``ainvoke``, gathered."""
     config = config or ForestConfig()
     tries = config.attempts if attempts is None else attempts
+    model = structured(model)
     node_call, ecv_call = _calls(pool, question_type, config)
 
     async def none() -> None:
@@ -800,4 +836,4 @@ async def arun_verifiers(
         _call_async(model, node_call, tries) if node_call else none(),
         _call_async(model, ecv_call, tries) if ecv_call else none(),
     )
-    return _outcome(pool, node, ecv, tries, config)
+    return _outcome(pool, node, ecv, config)

@@ -21,6 +21,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from pydantic import ValidationError
 
+from langgraph_adamm.chat import StructuredModel, TemplatePrompt, structured
 from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.graphs.state import QueryInput, QueryOutput, QueryState
 from langgraph_adamm.history import parse_time
@@ -31,11 +32,7 @@ from langgraph_adamm.planning.context import (
     ContextBuilder,
     PlanningContext,
 )
-from langgraph_adamm.planning.llm import (
-    PlanOutput,
-    ReaderOutput,
-    call_structured,
-)
+from langgraph_adamm.planning.llm import PlanOutput, ReaderOutput
 from langgraph_adamm.planning.reader import (
     compose_read,
     produced_nothing,
@@ -142,7 +139,7 @@ class _QueryNodes:
         max_attempts: int,
     ) -> None:
         self.memory = memory
-        self.model = model
+        self.model: StructuredModel | None = model
         self.rerank_stage = rerank
         self.analytic = analytic
         self.retrieval = retrieval
@@ -276,26 +273,33 @@ class _QueryNodes:
         max_steps = mem.config.max_steps
         notes = list(state.get("notes") or [])
         if self.model is not None:
-            prompt = self.prompts["planner"].format(
-                question=state["question"],
-                question_time=state["now"],
-                context=state.get("context_text", ""),
-                tools="\n".join(
-                    f"- {name}: {desc}"
-                    for name, desc in STEP_DESCRIPTIONS.items()
-                    if self._allowed(name, mem)
-                ),
-                max_steps=max_steps,
+            prompt = TemplatePrompt(
+                self.prompts["planner"],
+                {
+                    "question": state["question"],
+                    "question_time": state["now"],
+                    "context": state.get("context_text", ""),
+                    "tools": "\n".join(
+                        f"- {name}: {desc}"
+                        for name, desc in STEP_DESCRIPTIONS.items()
+                        if self._allowed(name, mem)
+                    ),
+                    "max_steps": max_steps,
+                },
+                trim=("context",),
             )
-            out, errors = call_structured(
-                self.model, PlanOutput, prompt, self.max_attempts
+            record = self.model.call(
+                "planner", PlanOutput, prompt, attempts=self.max_attempts
             )
-            if out is None:
+            if record.trimmed:
+                notes.append(f"planner: {record.trimmed}")
+            if not record.ok:
                 return {
                     "failure": f"The planner's output was not a valid plan after "
-                    f"{len(errors)} attempts: {errors[-1]}",
+                    f"{record.attempts} attempts: {record.last_error}",
                     "notes": notes,
                 }
+            out: PlanOutput = record.value
             steps = [s.model_dump() for s in out.steps if self._allowed(s.tool, mem)]
             if len(steps) < len(out.steps):
                 notes.append("plan steps using a switched-off memory were dropped")
@@ -409,27 +413,33 @@ class _QueryNodes:
         step = state["plan"][index]
         tool = step["tool"]
         budget = mem.config.shared_budget
-        prompt = self.prompts["instantiate"].format(
-            question=state["question"],
-            question_time=state["now"],
-            plan=_plan_text(state["plan"]),
-            results=_results_text(steps)
-            if self.progressive
-            else "(none: all arguments are chosen before any tool runs)",
-            context=state.get("context_text", ""),
-            step=index + 1,
-            goal=step["goal"],
-            tool=tool,
-            tool_description=STEP_DESCRIPTIONS[tool],
-            budget=budget,
-            budget_left=state["budget_left"] if self.progressive else budget,
-            repair=self.prompts["repair"].format(error=repair) if repair else "",
+        prompt = TemplatePrompt(
+            self.prompts["instantiate"],
+            {
+                "question": state["question"],
+                "question_time": state["now"],
+                "plan": _plan_text(state["plan"]),
+                "results": _results_text(steps)
+                if self.progressive
+                else "(none: all arguments are chosen before any tool runs)",
+                "context": state.get("context_text", ""),
+                "step": index + 1,
+                "goal": step["goal"],
+                "tool": tool,
+                "tool_description": STEP_DESCRIPTIONS[tool],
+                "budget": budget,
+                "budget_left": state["budget_left"] if self.progressive else budget,
+                "repair": self.prompts["repair"].format(error=repair) if repair else "",
+            },
+            trim=("context", "results"),
         )
-        args, errors = call_structured(
-            self.model, STEP_MODELS[tool], prompt, self.max_attempts
+        assert self.model is not None  # only called with a model
+        record = self.model.call(
+            "instantiation", STEP_MODELS[tool], prompt, attempts=self.max_attempts
         )
-        if args is None:
-            return {"tool": tool, "arguments": None, "error": errors[-1]}
+        if not record.ok:
+            return {"tool": tool, "arguments": None, "error": record.last_error}
+        args = record.value
         return {
             "tool": tool,
             "arguments": args.model_dump(mode="json", exclude_none=True),
@@ -665,21 +675,26 @@ class _QueryNodes:
         }
         if self.model is None:
             return out
-        prompt = self.prompts["reader"].format(
-            question=state["question"],
-            question_time=state.get("now", ""),
-            results=_plan_text(base["plan"]) + "\n" + _results_text(steps),
-            unresolved="; ".join(unresolved) or "none",
+        prompt = TemplatePrompt(
+            self.prompts["reader"],
+            {
+                "question": state["question"],
+                "question_time": state.get("now", ""),
+                "results": _plan_text(base["plan"]) + "\n" + _results_text(steps),
+                "unresolved": "; ".join(unresolved) or "none",
+            },
+            trim=("results",),
         )
-        answer, errors = call_structured(
-            self.model, ReaderOutput, prompt, self.max_attempts
+        record = self.model.call(
+            "reader", ReaderOutput, prompt, attempts=self.max_attempts
         )
-        if answer is None:
+        if not record.ok:
             out["notes"] = base["notes"] + [
-                f"the reader's output was invalid ({errors[-1]}); the answer is the "
-                "template reading of the tool results"
+                f"the reader's output was invalid ({record.last_error}); the "
+                "answer is the template reading of the tool results"
             ]
             return out
+        answer: ReaderOutput = record.value
         known = set(reading.evidence)
         cited = [r for r in answer.evidence if r in known]
         if unresolved:
@@ -731,13 +746,11 @@ def create_query_graph(
             ``reader`` (see ``langgraph_adamm.planning.prompts``).
         max_attempts: Model calls per structured output before giving up.
     """
-    from langgraph_adamm.chat import resolve_chat_model
-
     if isinstance(rerank, str) and rerank != FOREST:
         raise AdaMMError(f"unknown rerank {rerank!r}: use 'forest' or a callable")
     if model is None and memory is not None:
-        model = memory.chat_model
-    chat = resolve_chat_model(model) if model is not None else None
+        model = memory.llm
+    chat = structured(model) if model is not None else None
     texts = {
         "planner": default_prompts.PLANNER_PROMPT,
         "instantiate": default_prompts.INSTANTIATE_PROMPT,

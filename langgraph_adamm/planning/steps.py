@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from langgraph_adamm.analytic.values import convert_units, convertible
 from langgraph_adamm.planning.context import Embed
 from langgraph_adamm.planning.events import EventFrame, frame_named, told_like
 from langgraph_adamm.planning.reader import fmt
+from langgraph_adamm.schemas import WireModel
 
 REFERENCE_RE = re.compile(
     r"^\$(?P<step>\d{1,2})\.(?P<field>day|time|value|group)(?P<offset>[+-]\d{1,4})?$"
@@ -50,7 +51,7 @@ phrase and lifts every round's score, the unrelated ones too."""
 Operation = Literal["difference", "ratio", "percent_change", "greater", "less"]
 
 
-class CombineArgs(BaseModel):
+class CombineArgs(WireModel):
     """Arithmetic over two earlier steps' values, done in code."""
 
     model_config = ConfigDict(extra="forbid")

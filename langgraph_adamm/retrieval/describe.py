@@ -59,32 +59,35 @@ class LLMHierarchyDescriber:
         topic_prompt: str = TOPIC_PROMPT,
         max_chars: int = 6000,
     ) -> None:
-        self.model = model
+        from langgraph_adamm.chat import structured
+
+        self.llm = structured(model)
+        self.model = self.llm.model
         self.episode_prompt = episode_prompt
         self.topic_prompt = topic_prompt
         self.max_chars = max_chars
         self._fallback = ExtractiveDescriber()
 
-    def _ask(self, prompt: str, items: Sequence[str]) -> str | None:
+    def _ask(self, role: str, prompt: str, items: Sequence[str]) -> str | None:
+        from langgraph_adamm.chat import TemplatePrompt
+
         text = "\n".join(f"- {x}" for x in items)[: self.max_chars]
-        try:
-            reply = self.model.invoke(prompt.format(items=text))
-        except Exception as exc:  # noqa: BLE001 - any failure falls back
-            logger.warning("description by model failed (%s); using extractive", exc)
+        record = self.llm.call(
+            role, None, TemplatePrompt(prompt, {"items": text}, trim=("items",))
+        )
+        if not record.ok:
+            logger.warning("%s; using the extractive summary", record.failure())
             return None
-        content = getattr(reply, "content", reply)
-        if not isinstance(content, str) or not content.strip():
-            return None
-        return content.strip()[:1000]
+        return str(record.value)[:1000]
 
     def describe_episode(self, event_texts: Sequence[str]) -> str:
         """A model-written episode description."""
-        return self._ask(self.episode_prompt, event_texts) or (
+        return self._ask("episode description", self.episode_prompt, event_texts) or (
             self._fallback.describe_episode(event_texts)
         )
 
     def describe_topic(self, episode_descriptions: Sequence[str]) -> str:
         """A model-written topic description."""
-        return self._ask(self.topic_prompt, episode_descriptions) or (
-            self._fallback.describe_topic(episode_descriptions)
-        )
+        return self._ask(
+            "topic description", self.topic_prompt, episode_descriptions
+        ) or (self._fallback.describe_topic(episode_descriptions))

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langgraph_adamm.analytic import operators
 from langgraph_adamm.errors import AdaMMError, ToolInputError
+from langgraph_adamm.schemas import WireModel
 
 if TYPE_CHECKING:
     from langgraph_adamm.memory import Memory
@@ -36,7 +37,7 @@ RETRIEVAL_TOOLS = frozenset({"semantic_match", "event_locate"})
 MAX_QUERY_CHARS = 2000
 
 
-class SemanticMatchArgs(BaseModel):
+class SemanticMatchArgs(WireModel):
     """Memory units of one hierarchy level that match a query."""
 
     model_config = ConfigDict(extra="forbid")
@@ -45,7 +46,7 @@ class SemanticMatchArgs(BaseModel):
     result_budget: int = Field(default=10, ge=1, le=operators.MAX_RESULT_BUDGET)
 
 
-class EventLocateArgs(BaseModel):
+class EventLocateArgs(WireModel):
     """Events that match a query, each with its neighbours in its session."""
 
     model_config = ConfigDict(extra="forbid")

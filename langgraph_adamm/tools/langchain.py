@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.schemas import WireModel
 from langgraph_adamm.tools.calls import ARG_MODELS, TOOL_DESCRIPTIONS, run_tool
 
 if TYPE_CHECKING:
@@ -49,6 +50,22 @@ def _validation_message(exc: ValidationError | Any) -> str:
     return f"Invalid arguments: {problems[:500]}. Fix them and call again."
 
 
+class MemoryTool(StructuredTool):
+    """A memory tool whose model-facing schema is its arguments model as is.
+
+    LangChain rebuilds ``tool_call_schema`` as a new model to leave injected
+    arguments out; these tools inject only the run's config, which is not in
+    the arguments model, so the model itself is the schema. That keeps its
+    strict wire form (:mod:`langgraph_adamm.schemas`), which the rebuilt model
+    would lose.
+    """
+
+    @property
+    def tool_call_schema(self) -> Any:
+        """The arguments model (strict JSON schema, null meaning the default)."""
+        return self.args_schema
+
+
 def _make_tool(memory: Memory, name: str) -> StructuredTool:
     def run(config: RunnableConfig, **arguments: Any) -> str:
         user = ((config or {}).get("configurable") or {}).get("user_id") or None
@@ -67,7 +84,7 @@ def _make_tool(memory: Memory, name: str) -> StructuredTool:
     async def arun(config: RunnableConfig, **arguments: Any) -> str:
         return await asyncio.to_thread(run, config, **arguments)
 
-    return StructuredTool.from_function(
+    return MemoryTool.from_function(
         func=run,
         coroutine=arun,
         name=TOOL_TITLES[name],
@@ -78,7 +95,7 @@ def _make_tool(memory: Memory, name: str) -> StructuredTool:
     )
 
 
-class ForgetArgs(BaseModel):
+class ForgetArgs(WireModel):
     """Rounds to forget: by id (as search results name them) or a whole session."""
 
     model_config = ConfigDict(extra="forbid")
@@ -136,7 +153,7 @@ def _make_forget_tool(memory: Memory) -> StructuredTool:
             raise ToolException(str(exc)[:600]) from None
         return answer(report)
 
-    return StructuredTool.from_function(
+    return MemoryTool.from_function(
         func=run,
         coroutine=arun,
         name="Forget",

@@ -8,10 +8,10 @@ import math
 import re
 from dataclasses import replace
 from itertools import islice
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from langgraph_adamm.analytic.extraction.base import (
     Extracted,
@@ -21,9 +21,15 @@ from langgraph_adamm.analytic.extraction.base import (
     make_observation,
 )
 from langgraph_adamm.analytic.values import ParsedValue, convert_units, parse_value
-from langgraph_adamm.chat import parse_output, resolve_chat_model, structured_runnable
+from langgraph_adamm.chat import (
+    CallRecord,
+    StructuredModel,
+    TemplatePrompt,
+    structured,
+)
 from langgraph_adamm.errors import ExtractionError
 from langgraph_adamm.history import Round
+from langgraph_adamm.schemas import WireModel
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +46,7 @@ Round {round_id} ({time})
 {content}"""
 
 
-class ExtractedPair(BaseModel):
+class ExtractedPair(WireModel):
     """One observation as a model reports it."""
 
     attribute: str = Field(min_length=1, max_length=100)
@@ -50,7 +56,7 @@ class ExtractedPair(BaseModel):
     evidence: str | None = Field(default=None, max_length=2000)
 
 
-class ExtractionOutput(BaseModel):
+class ExtractionOutput(WireModel):
     """The structured output requested from the model."""
 
     observations: list[ExtractedPair] = Field(default_factory=list)
@@ -172,20 +178,26 @@ class LLMExtractor:
 
     def __init__(
         self,
-        model: BaseChatModel | str,
+        model: BaseChatModel | StructuredModel | str,
         *,
         max_attempts: int = 3,
         prompt: str = EXTRACTION_PROMPT,
     ) -> None:
-        self.model = resolve_chat_model(model)
+        self.llm = structured(model)
+        self.model = self.llm.model
         self.max_attempts = max(1, max_attempts)
         self.prompt = prompt
-        self._runnable: Any = structured_runnable(self.model, ExtractionOutput)
 
-    def _messages(self, round_: Round) -> str:
+    def _prompt(self, round_: Round) -> TemplatePrompt:
         time = round_.time.isoformat(sep=" ") if round_.time else "no time"
-        return self.prompt.format(
-            round_id=round_.round_id, time=time, content=render_round(round_)
+        return TemplatePrompt(
+            self.prompt,
+            {
+                "round_id": round_.round_id,
+                "time": time,
+                "content": render_round(round_),
+            },
+            trim=("content",),
         )
 
     def _ground(self, round_: Round, output: ExtractionOutput) -> Extracted:
@@ -230,39 +242,38 @@ class LLMExtractor:
             out.append(replace(obs, provenance=replace(obs.provenance, span=span)))
         return out
 
-    def _failure(
-        self, round_: Round, attempt: int, exc: Exception, errors: list[str]
-    ) -> None:
-        errors.append(f"attempt {attempt}: {type(exc).__name__}: {exc}"[:300])
-        logger.info("extraction of %s failed: %s", round_.round_id, errors[-1])
-
-    def _give_up(self, round_: Round, errors: list[str]) -> ExtractionError:
-        return ExtractionError(
-            f"round {round_.round_id}: no valid extraction after "
-            f"{self.max_attempts} attempts; " + " | ".join(errors)
-        )
+    def _result(self, round_: Round, record: CallRecord) -> list[Observation]:
+        if record.trimmed:
+            logger.warning(
+                "round %s: %s; values in the left-out text are not extracted",
+                round_.round_id,
+                record.trimmed,
+            )
+        if not record.ok:
+            raise ExtractionError(f"round {round_.round_id}: {record.failure()}")
+        return record.value
 
     def extract(self, round_: Round) -> list[Observation]:
         """Observations for one round; raises ExtractionError after the retries.
 
         Any failure of the call (bad output, a provider error) uses one attempt.
         """
-        errors: list[str] = []
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                raw = self._runnable.invoke(self._messages(round_))
-                return self._ground(round_, parse_output(raw, ExtractionOutput))
-            except Exception as exc:  # noqa: BLE001 - recorded against the round
-                self._failure(round_, attempt, exc, errors)
-        raise self._give_up(round_, errors)
+        record = self.llm.call(
+            "extraction",
+            ExtractionOutput,
+            self._prompt(round_),
+            parse=lambda out: self._ground(round_, out),
+            attempts=self.max_attempts,
+        )
+        return self._result(round_, record)
 
     async def aextract(self, round_: Round) -> list[Observation]:
         """Async form of :meth:`extract`."""
-        errors: list[str] = []
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                raw = await self._runnable.ainvoke(self._messages(round_))
-                return self._ground(round_, parse_output(raw, ExtractionOutput))
-            except Exception as exc:  # noqa: BLE001 - recorded against the round
-                self._failure(round_, attempt, exc, errors)
-        raise self._give_up(round_, errors)
+        record = await self.llm.acall(
+            "extraction",
+            ExtractionOutput,
+            self._prompt(round_),
+            parse=lambda out: self._ground(round_, out),
+            attempts=self.max_attempts,
+        )
+        return self._result(round_, record)

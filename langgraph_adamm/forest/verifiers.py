@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Literal, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar, get_args
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
@@ -51,14 +51,15 @@ SCORE_MAX = 5.0
 EDGE_CEILING = 0.99
 """Reliability of a full-strength (incremental 5) edge and of every fixed edge."""
 
-ROLES = (
+Role = Literal[
     "new_fact",
     "clarification",
     "corroboration",
     "redundant",
     "conflict",
     "irrelevant",
-)
+]
+ROLES: tuple[str, ...] = get_args(Role)
 """The roles the ECV may give a candidate relative to its best anchor."""
 POSITIVE_ROLES = frozenset({"new_fact", "clarification", "corroboration"})
 """Roles that make an edge (when incremental support is above 0)."""
@@ -602,14 +603,7 @@ class EcvVerdict(WireModel):
 
     id: str
     best_anchor_id: str | None
-    role: Literal[
-        "new_fact",
-        "clarification",
-        "corroboration",
-        "redundant",
-        "conflict",
-        "irrelevant",
-    ]
+    role: Role
     incremental_support: float
     direct_support: float | None = None
 

@@ -8,7 +8,7 @@ import math
 import re
 from dataclasses import replace
 from itertools import islice
-from typing import Literal
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import Field
@@ -242,6 +242,15 @@ class LLMExtractor:
             out.append(replace(obs, provenance=replace(obs.provenance, span=span)))
         return out
 
+    def _request(self, round_: Round) -> tuple[str, type[ExtractionOutput], Any]:
+        return "extraction", ExtractionOutput, self._prompt(round_)
+
+    def _options(self, round_: Round) -> dict[str, Any]:
+        return {
+            "parse": lambda out: self._ground(round_, out),
+            "attempts": self.max_attempts,
+        }
+
     def _result(self, round_: Round, record: CallRecord) -> list[Observation]:
         if record.trimmed:
             logger.warning(
@@ -258,22 +267,10 @@ class LLMExtractor:
 
         Any failure of the call (bad output, a provider error) uses one attempt.
         """
-        record = self.llm.call(
-            "extraction",
-            ExtractionOutput,
-            self._prompt(round_),
-            parse=lambda out: self._ground(round_, out),
-            attempts=self.max_attempts,
-        )
+        record = self.llm.call(*self._request(round_), **self._options(round_))
         return self._result(round_, record)
 
     async def aextract(self, round_: Round) -> list[Observation]:
         """Async form of :meth:`extract`."""
-        record = await self.llm.acall(
-            "extraction",
-            ExtractionOutput,
-            self._prompt(round_),
-            parse=lambda out: self._ground(round_, out),
-            attempts=self.max_attempts,
-        )
+        record = await self.llm.acall(*self._request(round_), **self._options(round_))
         return self._result(round_, record)

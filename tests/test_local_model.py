@@ -87,7 +87,7 @@ def _rounds(m: Memory) -> list[tuple[Any, ...]]:
 
 def _named(record: CallRecord, where: Any) -> bool:
     """The record's last error (its start) appears in what the run returned."""
-    text = json.dumps(where, default=str)
+    text = json.dumps(where, default=str, ensure_ascii=False)
     return record.last_error[:50] in text or record.last_error[:50] in text.replace(
         '\\"', '"'
     )

@@ -356,6 +356,11 @@ def main(argv: list[str] | None = None) -> int:
                "forest": run_forest}[args.task]  # fmt: skip
         result = run(llm, args)
     result["roles"] = role_table(RECORDS)
+    result["failed_calls"] = [
+        {"role": r.role, "attempts": r.attempts, "errors": r.errors, "raised": r.raised}
+        for r in RECORDS
+        if not r.ok
+    ]
     result["model"] = args.model.name
     result["threads"] = args.threads
     result["wall_s"] = round(time.perf_counter() - started, 1)

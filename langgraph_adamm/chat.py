@@ -593,7 +593,10 @@ class StructuredModel:
             else ""
         )
         while record.attempts < max(1, attempts):
-            messages, note = fitted.render(self.budget_chars(scale))
+            budget = self.budget_chars(scale)
+            if budget is not None:  # the schema text is added after fitting
+                budget = max(200, budget - len(schema_text))
+            messages, note = fitted.render(budget)
             if note:
                 record.trimmed = note
             if schema_text:

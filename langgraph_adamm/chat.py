@@ -12,8 +12,9 @@ verifiers) calls :class:`StructuredModel`. It
   exponential backoff through ``Runnable.with_retry``;
 - shows a validation error to the model on a bounded number of further
   attempts;
-- keeps the prompt inside the model's context window, trimming the least
-  relevant context with a note instead of failing on length;
+- keeps the prompt inside the model's context window
+  (:mod:`langgraph_adamm.fitting`), trimming the least relevant context with a
+  note instead of failing on length;
 - returns a :class:`CallRecord` (value, or every error in order) and never
   raises for what a model did: each role records the failure where it happens.
 
@@ -29,9 +30,9 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
@@ -43,6 +44,7 @@ from langchain_core.messages import (
 from pydantic import BaseModel, ValidationError
 
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.fitting import Messages, Prompt, TemplatePrompt, as_prompt
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +68,6 @@ SCHEMA_TEXT = (
     "\n\nAnswer with one JSON object, and nothing else, that matches this JSON "
     "schema:\n{schema}"
 )
-TRIM_NOTE = "[{n} lines of context left out to fit the model's context window]"
 
 
 def resolve_chat_model(model: BaseChatModel | str) -> BaseChatModel:
@@ -137,125 +138,6 @@ def short_error(exc: BaseException) -> str:
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         return f"{loc}: {first['msg']}{more}"[:300]
     return f"{type(exc).__name__}: {exc}"[:300]
-
-
-# ---------------------------------------------------------------------------
-# Prompts that fit a context window
-
-
-class Prompt(Protocol):
-    """Messages for a model, fitted to a budget of characters when one is set."""
-
-    def render(self, budget_chars: int | None) -> tuple[list[BaseMessage], str | None]:
-        """The messages, and a note when context was left out to fit."""
-        ...
-
-
-def _fit_lines(text: str, room: int) -> tuple[str, int]:
-    """The text cut to ``room`` characters at line ends, from the end."""
-    if len(text) <= room:
-        return text, 0
-    lines = text.splitlines()
-    kept: list[str] = []
-    used = 0
-    for line in lines:
-        if used + len(line) + 1 > room:
-            break
-        kept.append(line)
-        used += len(line) + 1
-    if not kept and lines:  # one long line: cut inside it
-        return lines[0][: max(0, room)], len(lines)
-    return "\n".join(kept), len(lines) - len(kept)
-
-
-@dataclass(frozen=True)
-class TemplatePrompt:
-    """A prompt template whose ``trim`` fields may be shortened to fit.
-
-    Fields in ``trim`` are shortened in that order (list the least relevant
-    first), whole lines from their end, each with a note of how many lines were
-    left out. A prompt still too long after that is cut at its end.
-    """
-
-    template: str
-    fields: Mapping[str, Any]
-    trim: tuple[str, ...] = ()
-    system: str | None = None
-
-    def _messages(self, fields: Mapping[str, Any]) -> list[BaseMessage]:
-        out: list[BaseMessage] = []
-        if self.system:
-            out.append(SystemMessage(content=self.system))
-        out.append(HumanMessage(content=self.template.format(**fields)))
-        return out
-
-    def render(self, budget_chars: int | None) -> tuple[list[BaseMessage], str | None]:
-        """The messages, with trimmed fields when over ``budget_chars``."""
-        fields = dict(self.fields)
-        messages = self._messages(fields)
-        if budget_chars is None or _chars(messages) <= budget_chars:
-            return messages, None
-        dropped = 0
-        for name in self.trim:
-            over = _chars(messages) - budget_chars
-            if over <= 0:
-                break
-            text = str(fields.get(name, ""))
-            room = max(0, len(text) - over - len(TRIM_NOTE) - 8)
-            kept, n = _fit_lines(text, room)
-            if n:
-                dropped += n
-                fields[name] = kept + "\n" + TRIM_NOTE.format(n=n)
-                messages = self._messages(fields)
-        if _chars(messages) > budget_chars:
-            messages = _cut(messages, budget_chars)
-            return messages, "the prompt was cut at its end to fit the context window"
-        return messages, f"{dropped} lines of context left out to fit the window"
-
-
-@dataclass(frozen=True)
-class Messages:
-    """Ready messages, optionally with smaller variants to fall back on.
-
-    ``variants`` yields the same request at decreasing size (shorter snippets,
-    fewer candidates); the first that fits is sent.
-    """
-
-    messages: Sequence[BaseMessage]
-    variants: Callable[[], Iterator[Sequence[BaseMessage]]] | None = None
-
-    def render(self, budget_chars: int | None) -> tuple[list[BaseMessage], str | None]:
-        """The messages, or the first smaller variant that fits ``budget_chars``."""
-        first = list(self.messages)
-        if budget_chars is None or _chars(first) <= budget_chars:
-            return first, None
-        for smaller in self.variants() if self.variants else ():
-            if _chars(smaller) <= budget_chars:
-                return list(smaller), "a smaller request was sent to fit the window"
-        return _cut(first, budget_chars), "the prompt was cut to fit the window"
-
-
-def _chars(messages: Sequence[BaseMessage]) -> int:
-    return sum(len(str(m.content)) + 16 for m in messages)
-
-
-def _cut(messages: Sequence[BaseMessage], budget_chars: int) -> list[BaseMessage]:
-    """The last message cut so the whole fits (the others are kept)."""
-    out = list(messages)
-    rest = _chars(out[:-1])
-    last = str(out[-1].content)
-    room = max(200, budget_chars - rest - 16)
-    out[-1] = type(out[-1])(content=last[:room])
-    return out
-
-
-def as_prompt(prompt: str | Sequence[BaseMessage] | Prompt) -> Prompt:
-    """Any prompt form as a :class:`Prompt`."""
-    if isinstance(prompt, str):
-        return TemplatePrompt("{text}", {"text": prompt}, trim=("text",))
-    if isinstance(prompt, (list, tuple)):
-        return Messages(list(prompt))
-    return prompt  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------

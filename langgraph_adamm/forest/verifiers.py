@@ -641,29 +641,21 @@ class _Call(Generic[T]):
 
         return Messages(self._messages(self.payload), variants)
 
+    def options(self, attempts: int) -> dict[str, Any]:
+        """The layer's keyword arguments; this call's parser reads the raw output."""
+        return {"parse": self.parse, "attempts": attempts, "validate": False}
 
-def _call_sync(model: StructuredModel, call: _Call[T], attempts: int) -> CallRecord:
-    return model.call(
-        call.name,
-        call.schema,
-        call.prompt(),
-        parse=call.parse,
-        attempts=attempts,
-        validate=False,
-    )
+    def send(self, model: StructuredModel, attempts: int) -> CallRecord:
+        """The call, through the layer."""
+        return model.call(
+            self.name, self.schema, self.prompt(), **self.options(attempts)
+        )
 
-
-async def _call_async(
-    model: StructuredModel, call: _Call[T], attempts: int
-) -> CallRecord:
-    return await model.acall(
-        call.name,
-        call.schema,
-        call.prompt(),
-        parse=call.parse,
-        attempts=attempts,
-        validate=False,
-    )
+    async def asend(self, model: StructuredModel, attempts: int) -> CallRecord:
+        """Async :meth:`send`."""
+        return await model.acall(
+            self.name, self.schema, self.prompt(), **self.options(attempts)
+        )
 
 
 def _smaller_configs(config: ForestConfig) -> Iterator[ForestConfig]:
@@ -798,12 +790,8 @@ def run_verifiers(
     model = structured(model)
     node_call, ecv_call = _calls(pool, question_type, config)
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="verifier") as pool_:
-        node_future = (
-            pool_.submit(_call_sync, model, node_call, tries) if node_call else None
-        )
-        ecv_future = (
-            pool_.submit(_call_sync, model, ecv_call, tries) if ecv_call else None
-        )
+        node_future = pool_.submit(node_call.send, model, tries) if node_call else None
+        ecv_future = pool_.submit(ecv_call.send, model, tries) if ecv_call else None
         node = node_future.result() if node_future else None
         ecv = ecv_future.result() if ecv_future else None
     return _outcome(pool, node, ecv, config)
@@ -827,7 +815,7 @@ async def arun_verifiers(
         return None
 
     node, ecv = await asyncio.gather(
-        _call_async(model, node_call, tries) if node_call else none(),
-        _call_async(model, ecv_call, tries) if ecv_call else none(),
+        node_call.asend(model, tries) if node_call else none(),
+        ecv_call.asend(model, tries) if ecv_call else none(),
     )
     return _outcome(pool, node, ecv, config)

@@ -462,15 +462,15 @@ class StructuredModel:
         parse: Callable[[Any], Any] | None,
         attempts: int,
         validate: bool,
+        method: str,
     ) -> Generator[list[BaseMessage], tuple[Any, BaseException | None], CallRecord]:
         """Yields each request; receives (response, error); returns the record."""
-        method = self._method_for(schema)
         record = CallRecord(role=role, method=method)
         fitted = as_prompt(prompt)
         scale = 1.0
         start = time.perf_counter()
         schema_text = (
-            SCHEMA_TEXT.format(schema=json.dumps(wire_schema(schema)))
+            SCHEMA_TEXT.format(schema=_schema_json(schema))
             if schema is not None and method in ("json_object", "json_mode", "text")
             else ""
         )
@@ -549,6 +549,20 @@ class StructuredModel:
                     value = raw.model_dump()
         return parse(value) if parse is not None else value
 
+    def _start(
+        self,
+        role: str,
+        schema: type[BaseModel] | None,
+        prompt: str | Sequence[BaseMessage] | Prompt,
+        parse: Callable[[Any], Any] | None,
+        attempts: int,
+        validate: bool,
+    ) -> tuple[Any, Any]:
+        """The attempts generator and the runnable its requests go to."""
+        method = self._method_for(schema)
+        steps = self._attempts(role, schema, prompt, parse, attempts, validate, method)
+        return steps, self._runnable(schema, method)
+
     def call(
         self,
         role: str,
@@ -572,9 +586,7 @@ class StructuredModel:
             validate: False gives ``parse`` the output unvalidated (a dict, or
                 the message), for a role whose parser writes its own errors.
         """
-        steps = self._attempts(role, schema, prompt, parse, attempts, validate)
-        method = self._method_for(schema)
-        runnable = self._runnable(schema, method)
+        steps, runnable = self._start(role, schema, prompt, parse, attempts, validate)
         try:
             request = next(steps)
             while True:
@@ -600,9 +612,7 @@ class StructuredModel:
         validate: bool = True,
     ) -> CallRecord:
         """Async :meth:`call` (the same attempts, through ``ainvoke``)."""
-        steps = self._attempts(role, schema, prompt, parse, attempts, validate)
-        method = self._method_for(schema)
-        runnable = self._runnable(schema, method)
+        steps, runnable = self._start(role, schema, prompt, parse, attempts, validate)
         try:
             request = next(steps)
             while True:
@@ -629,6 +639,12 @@ def _with_suffix(messages: list[BaseMessage], suffix: str) -> list[BaseMessage]:
             out[i] = HumanMessage(content=str(out[i].content) + suffix)
             return out
     return [*out, HumanMessage(content=suffix.strip())]
+
+
+@functools.lru_cache(maxsize=64)
+def _schema_json(schema: type[BaseModel]) -> str:
+    """The wire schema as the text shown in a prompt, built once per schema."""
+    return json.dumps(wire_schema(schema))
 
 
 def wire_schema(schema: type[BaseModel]) -> dict[str, Any]:

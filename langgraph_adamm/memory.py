@@ -292,15 +292,12 @@ class Memory:
             ) from None
         self.config = config or AdaMMConfig()
         llm = structured(model) if model is not None else None
-        chat_model = llm
         self.extractor: Extractor = extractor or (
-            LLMExtractor(chat_model, max_attempts=self.config.extraction_retries)
-            if chat_model is not None
+            LLMExtractor(llm, max_attempts=self.config.extraction_retries)
+            if llm is not None
             else RuleExtractor()
         )
-        describer = (
-            LLMDescriber(chat_model) if chat_model is not None else OfflineDescriber()
-        )
+        describer = LLMDescriber(llm) if llm is not None else OfflineDescriber()
         self.db = MemoryDatabase(path, wait=wait, on_wait=_tell_waiting)
         try:
             version = (
@@ -332,7 +329,7 @@ class Memory:
         self._retrieval: RetrievalMemory | None = None
         self._retrieval_open = False
         self._retrieval_lock = threading.Lock()
-        self._retrieval_spec = (retrieval, text_encoder, visual_encoder, chat_model)
+        self._retrieval_spec = (retrieval, text_encoder, visual_encoder, llm)
         named = text_encoder is None or isinstance(text_encoder, str)
         if retrieval is False or not named:
             # Nothing to load (off, or encoders given as objects): open now, so
@@ -376,7 +373,7 @@ class Memory:
         enabled: bool | None,
         text_encoder: TextEncoder | str | None,
         visual_encoder: VisualEncoder | str | None,
-        chat_model: Any,
+        llm: StructuredModel | None,
     ) -> RetrievalMemory | None:
         """Retrieval memory, on by default when its packages are installed."""
         if enabled is False:
@@ -414,9 +411,7 @@ class Memory:
             text_encoder=text,
             visual_encoder=visual,
             config=self.config,
-            describer=(
-                LLMHierarchyDescriber(chat_model) if chat_model is not None else None
-            ),
+            describer=(LLMHierarchyDescriber(llm) if llm is not None else None),
         )
 
     # -- ingestion --------------------------------------------------------

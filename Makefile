@@ -18,6 +18,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/adamm demo --db adamm_demo.duckdb
 
+# The DuckDB run records (in .pytest_cache) which tests depend on the engine; the
+# PostgreSQL run then runs only those (all of them when the sources changed since;
+# --all-on-engine runs every test). See tests/conftest.py.
 test: $(STAMP)
 	$(BIN)/ruff check langgraph_adamm tools tests
 	$(BIN)/mypy
@@ -33,24 +36,24 @@ test-local-model: $(VENV)/.local-model
 	$(BIN)/python -m pytest -q --local-model tests/test_local_model.py
 
 bench: $(STAMP)
-	$(BIN)/python tools/bench_ingest.py --mode both
-	$(BIN)/python tools/bench_exact.py --seeds 2000-2039
-	$(BIN)/python tools/bench_startup.py
-	$(BIN)/python tools/bench_operators.py
-	$(BIN)/python tools/bench_retrieval.py
-	$(BIN)/python tools/bench_query.py --seeds 3001 3002 3003 3004 3005
+	$(BIN)/python tools/benchmarks/bench_ingest.py --mode both
+	$(BIN)/python tools/benchmarks/bench_exact.py --seeds 2000-2039
+	$(BIN)/python tools/benchmarks/bench_startup.py
+	$(BIN)/python tools/benchmarks/bench_operators.py
+	$(BIN)/python tools/benchmarks/bench_retrieval.py
+	$(BIN)/python tools/benchmarks/bench_query.py --seeds 3001 3002 3003 3004 3005
 	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10
 	$(BIN)/adamm eval mem-gallery ../shared/benchmarks/mem-gallery/dev --k 10 --rerank forest --methods adamm flat
-	$(BIN)/python tools/bench_forest_solver.py --trials 1000 --seed 0
-	$(BIN)/python tools/bench_encoders.py --sentences 1000 --repeats 3 --passes 2
-	$(BIN)/python tools/bench_scale.py --events 100000 1000000 --calls 100
-	$(BIN)/python tools/bench_ingest_revisions.py --baseline d8f54dd --passes 3
-	$(BIN)/python tools/bench_forget.py --days 22000
-	$(BIN)/python tools/bench_engines.py --rounds 2000 --embedded-rounds 400 --repeat 3
-	$(BIN)/python tools/bench_operators.py --rows 1000000 --calls 60 --engine duckdb postgres
-	$(BIN)/python tools/bench_scale.py --engine postgres --events 100000 --calls 100 --ef-search 128 256 512
-	$(BIN)/python tools/kill_trials.py --engine postgres --trials 10
-	$(BIN)/python tools/kill_trials.py --engine duckdb --trials 10
+	$(BIN)/python tools/benchmarks/bench_forest_solver.py --trials 1000 --seed 0
+	$(BIN)/python tools/benchmarks/bench_encoders.py --sentences 1000 --repeats 3 --passes 2
+	$(BIN)/python tools/benchmarks/bench_scale.py --events 100000 1000000 --calls 100
+	$(BIN)/python tools/benchmarks/bench_ingest_revisions.py --baseline d8f54dd --passes 3
+	$(BIN)/python tools/benchmarks/bench_forget.py --days 22000
+	$(BIN)/python tools/benchmarks/bench_engines.py --rounds 2000 --embedded-rounds 400 --repeat 3
+	$(BIN)/python tools/benchmarks/bench_operators.py --rows 1000000 --calls 60 --engine duckdb postgres
+	$(BIN)/python tools/benchmarks/bench_scale.py --engine postgres --events 100000 --calls 100 --ef-search 128 256 512
+	$(BIN)/python tools/benchmarks/kill_trials.py --engine postgres --trials 10
+	$(BIN)/python tools/benchmarks/kill_trials.py --engine duckdb --trials 10
 
 clean:
 	rm -rf $(VENV) adamm_demo.duckdb adamm_demo.duckdb.wal adamm_demo.duckdb.index .pytest_cache .mypy_cache .ruff_cache

@@ -20,6 +20,12 @@ verifiers) calls :class:`StructuredModel`. It
 
 Sync and async calls share one implementation: :meth:`StructuredModel._attempts`
 is a generator that yields each request and receives its response.
+
+One module because it is one thing, that layer: the method choice,
+the retries, the validation loop and the context fitting act on one request
+in turn inside :class:`StructuredModel`; what a call leaves behind is
+:mod:`langgraph_adamm.call_records`, how a prompt is fitted
+:mod:`langgraph_adamm.fitting`.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -43,6 +49,9 @@ from langchain_core.messages import (
 )
 from pydantic import BaseModel, ValidationError
 
+from langgraph_adamm.call_records import CallRecord, announce_call
+from langgraph_adamm.call_records import add_call_listener as add_call_listener
+from langgraph_adamm.call_records import remove_call_listener as remove_call_listener
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.fitting import Messages, Prompt, TemplatePrompt, as_prompt
 
@@ -138,89 +147,6 @@ def short_error(exc: BaseException) -> str:
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         return f"{loc}: {first['msg']}{more}"[:300]
     return f"{type(exc).__name__}: {exc}"[:300]
-
-
-# ---------------------------------------------------------------------------
-# Records of calls
-
-
-@dataclass
-class CallRecord:
-    """What one structured call did: its value, or every error in order.
-
-    Attributes:
-        role: The library role that called ("planner", "extraction" ...).
-        method: The structured-output method used.
-        value: The validated (and parsed) value; None when the call failed.
-        errors: One line per failed attempt (bad JSON, a validation error, a
-            provider's refusal), as shown to the model on the next attempt.
-        raised: The transport error that ended the call after its retries.
-        attempts: Requests sent (a transport failure counts all its tries).
-        seconds: Wall time of the whole call.
-        input_tokens: Prompt tokens over all attempts, where the model reports.
-        output_tokens: Completion tokens over all attempts, where reported.
-        trimmed: What was left out to fit the context window, if anything.
-    """
-
-    role: str
-    method: str
-    value: Any = None
-    errors: list[str] = field(default_factory=list)
-    raised: str | None = None
-    attempts: int = 0
-    seconds: float = 0.0
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    trimmed: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """Whether a value came back."""
-        return self.value is not None
-
-    @property
-    def last_error(self) -> str:
-        """The error that ended the call."""
-        return self.raised or (self.errors[-1] if self.errors else "no output")
-
-    def failure(self) -> str:
-        """A sentence for a note or a failure field."""
-        if self.raised is not None:
-            return (
-                f"the {self.role} call failed after {self.attempts} attempts "
-                f"({self.raised})"
-            )
-        return (
-            f"the {self.role}'s output was not valid after {self.attempts} "
-            f"attempts (last error: {self.last_error})"
-        )
-
-
-_listeners: list[Callable[[CallRecord], None]] = []
-_listeners_lock = threading.Lock()
-
-
-def add_call_listener(listener: Callable[[CallRecord], None]) -> None:
-    """Call ``listener`` with every finished :class:`CallRecord` (benchmarks, logs)."""
-    with _listeners_lock:
-        _listeners.append(listener)
-
-
-def remove_call_listener(listener: Callable[[CallRecord], None]) -> None:
-    """Stop calling ``listener``."""
-    with _listeners_lock:
-        if listener in _listeners:
-            _listeners.remove(listener)
-
-
-def _announce(record: CallRecord) -> None:
-    with _listeners_lock:
-        listeners = list(_listeners)
-    for listener in listeners:
-        try:
-            listener(record)
-        except Exception:  # noqa: BLE001 - a listener never breaks a call
-            logger.exception("call listener failed")
 
 
 # ---------------------------------------------------------------------------
@@ -510,7 +436,7 @@ class StructuredModel:
         record.seconds = time.perf_counter() - start
         if not record.ok:
             logger.info("%s: %s", role, record.failure())
-        _announce(record)
+        announce_call(record)
         return record
 
     @staticmethod

@@ -1,4 +1,12 @@
-"""The ``adamm`` command line: ingest histories, list induced tables, run the demo."""
+"""The ``adamm`` command line: ingest histories, list induced tables, run the demo.
+
+One module because it is one thing, the ``adamm`` command line: one
+short function per subcommand, the few helpers they share (opening a database
+read-only, the progress bar), and the parser that names every subcommand's
+options, which is most of its length. Kept together, a subcommand's options
+read beside what it does; the library work itself lives in :class:`Memory`
+and the evaluation modules.
+"""
 
 from __future__ import annotations
 
@@ -242,7 +250,7 @@ def _tables(args: argparse.Namespace) -> int:
 
 def _forget(args: argparse.Namespace) -> int:
     from langgraph_adamm.memory import Memory
-    from langgraph_adamm.storage.compact import compact
+    from langgraph_adamm.storage import compact
 
     if not _db_exists(args.db):
         raise AdaMMError(f"no memory database at {redacted(args.db)}")
@@ -290,7 +298,7 @@ def _forget(args: argparse.Namespace) -> int:
 
 
 def _compact(args: argparse.Namespace) -> int:
-    from langgraph_adamm.storage.compact import compact
+    from langgraph_adamm.storage import compact
 
     report = compact(args.db, wait=args.wait)
     print(json.dumps(dataclasses.asdict(report)) if args.json else report)

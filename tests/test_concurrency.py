@@ -16,8 +16,8 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
-from tools.everyday_checks import snapshot
-from tools.memory_state import HashEncoder
+from tools.datasets.everyday_checks import snapshot
+from tools.support.memory_state import HashEncoder
 
 pytest.importorskip("faiss")
 

@@ -1,12 +1,14 @@
 """Remembering: LangChain messages become rounds; the construction graph ingests."""
 
+import asyncio
+
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_adamm import AdaMMConfig, AdaMMError, Memory
 from langgraph_adamm.graphs import create_construction_graph
 from langgraph_adamm.messages import messages_to_history
-from tools.synthetic_history import generate
+from tools.datasets.synthetic_history import generate
 
 TURNS = [
     HumanMessage("Sleep: 7.5 h, Deep sleep: 1.2 h", id="m1"),
@@ -116,3 +118,42 @@ def test_ingest_takes_messages_too():
         assert report.rounds_new == 1
         with pytest.raises(AdaMMError, match="not int"):
             mem.ingest(42)  # type: ignore[arg-type]
+
+
+def test_the_report_travels_in_the_graph_state():
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    doc = {
+        "user_id": "u",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "date": "2026-03-01",
+                "rounds": [{"user": "Sleep: 7 h, Deep sleep: 1 h"}],
+            }
+        ],
+    }
+    with Memory(":memory:", user_id="u", retrieval=False) as mem:
+        graph = create_construction_graph(mem).compile(checkpointer=InMemorySaver())
+        thread = {"configurable": {"thread_id": "t"}}
+        out = graph.invoke({"history": doc}, thread)
+        assert out["report"]["rounds_new"] == out["report"]["rounds_processed"] == 1
+        assert graph.get_state(thread).values["report"] == out["report"]
+
+
+def test_run_context_and_async_build_what_invoke_builds():
+    from langgraph_adamm.graphs import AdaMMContext
+
+    turns = [HumanMessage("Sleep: 7.5 h, Deep sleep: 1.2 h"), AIMessage("Logged.")]
+    payload = {"messages": turns, "time": "2026-03-02T08:00", "session_id": "s"}
+    graph = create_construction_graph().compile()
+    with Memory(":memory:", user_id="default", retrieval=False) as mem:
+        sync = graph.invoke(payload, context=AdaMMContext(memory=mem, user_id="bob"))
+        expected = snapshot(mem.for_user("bob"))
+    with Memory(":memory:", user_id="default", retrieval=False) as mem:
+        out = asyncio.run(
+            graph.ainvoke(payload, context=AdaMMContext(memory=mem, user_id="bob"))
+        )
+        assert mem.has_user("bob") and not mem.has_user("default")
+        assert snapshot(mem.for_user("bob")) == expected
+    assert out == sync and out["report"]["rounds_new"] == 1

@@ -7,7 +7,7 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import read_history
-from tools.synthetic_history import generate
+from tools.datasets.synthetic_history import generate
 
 CHILD = textwrap.dedent("""
     import sys
@@ -77,9 +77,10 @@ def test_killed_ingest_keeps_every_committed_round(tmp_path):
 def test_killed_ingestions_converge_on_either_engine(engine, tmp_path, request):
     """Two kill -9 trials (one in extraction, one in indexing) on this run's engine.
 
-    ``tools/kill_trials.py --trials 10`` runs more; BENCHMARKS.md has its output.
+    ``tools/benchmarks/kill_trials.py --trials 10`` runs more; BENCHMARKS.md has its
+    output.
     """
-    from tools.kill_trials import run_trials
+    from tools.benchmarks.kill_trials import run_trials
 
     count = [0]
 

@@ -1,9 +1,9 @@
 """End to end on the everyday generator: exact values from records as people write them.
 
-Histories from ``tools/everyday_history.py`` mix every phrasing family, units
+Histories from ``tools/datasets/everyday_history.py`` mix every phrasing family, units
 (h/min/h:mm, kg/lb, km/mi, "k" steps, decimal commas), undated sessions and two
 record kinds that share an attribute. Every check is answered with the operator
-call a correct planner makes (``tools/everyday_checks.py``) and must reproduce
+call a correct planner makes (``tools/datasets/everyday_checks.py``) and must reproduce
 the generated value exactly.
 """
 
@@ -13,8 +13,8 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import history_from_dict
-from tools.everyday_checks import run_checks, snapshot, table_for
-from tools.everyday_history import generate_everyday
+from tools.datasets.everyday_checks import run_checks, snapshot, table_for
+from tools.datasets.everyday_history import generate_everyday
 
 
 def ingest(data, **kw):

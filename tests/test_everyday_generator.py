@@ -1,4 +1,4 @@
-"""Tests of tools/everyday_history.py itself (not of the extractor)."""
+"""Tests of tools/datasets/everyday_history.py itself (not of the extractor)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import json
 import statistics
 import subprocess
 import sys
-import time
 from collections import Counter
 from datetime import date, datetime
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 
 from langgraph_adamm.analytic.values import normalize_attribute
 from langgraph_adamm.history import read_history
-from tools.everyday_history import (
+from tools.datasets.everyday_history import (
     FORMS,
     KIND_ATTRIBUTES,
     UNIT_BEARING,
@@ -79,10 +78,29 @@ def test_deterministic_per_seed() -> None:
     assert _dump(a) != _dump(generate_everyday(30, 4))
 
 
-def test_fast() -> None:
-    t0 = time.perf_counter()
-    generate_everyday(60, 11)
-    assert time.perf_counter() - t0 < 1.0
+def _python_calls(days: int, seed: int = 11) -> int:
+    """Python function calls made generating ``days`` days (the work done)."""
+    calls = [0]
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            calls[0] += 1
+
+    sys.setprofile(count)
+    try:
+        generate_everyday(days, seed)
+    finally:
+        sys.setprofile(None)
+    return calls[0]
+
+
+def test_work_grows_linearly_with_days() -> None:
+    """Generating is linear in days, at a few hundred calls a day (about 420 and
+    25,000 for 60 days when written): a quadratic pass or a costly call per
+    round shows as a count, whatever the machine's speed (speed: benchmarks)."""
+    sixty, hundred_twenty = _python_calls(60), _python_calls(120)
+    assert sixty < 60 * 800, f"{sixty} calls for 60 days"
+    assert hundred_twenty < 2.2 * sixty, (sixty, hundred_twenty)
 
 
 def test_history_reads_cleanly(data: EverydayData, tmp_path: Path) -> None:
@@ -459,8 +477,8 @@ def test_time_filters_are_inclusive_whole_days(data: EverydayData) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["tools/everyday_history.py", "--days", "12", "--seed", "5"],
-        ["tools/synthetic_history.py", "--style", "everyday", "--days", "12"],
+        ["tools/datasets/everyday_history.py", "--days", "12", "--seed", "5"],
+        ["tools/datasets/synthetic_history.py", "--style", "everyday", "--days", "12"],
     ],
 )
 def test_command_line(argv: list[str], tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.history import history_from_dict
 from tests.conftest import history
-from tools.everyday_checks import snapshot
+from tools.datasets.everyday_checks import snapshot
 
 ex = RuleExtractor()
 

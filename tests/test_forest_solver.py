@@ -15,7 +15,7 @@ from langgraph_adamm.forest.solver import (
     objective,
     solve_forest,
 )
-from tools.bench_forest_solver import ecv_instance, fixed_edge_instance
+from tools.benchmarks.bench_forest_solver import ecv_instance, fixed_edge_instance
 
 KAPPA_PROP = 0.2
 KAPPA = 0.12

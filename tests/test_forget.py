@@ -447,7 +447,7 @@ def test_random_forgets_of_generated_histories_keep_the_hierarchy_whole(
 ):
     import random
 
-    from tools.everyday_history import generate_everyday
+    from tools.datasets.everyday_history import generate_everyday
 
     path, _ = generate_everyday(days=12, seed=seed).write(tmp_path)
     user = f"everyday-{seed}"
@@ -536,7 +536,32 @@ def test_many_async_forgets_and_an_ingest_all_finish():
 
     with open_memory() as m:
         m.ingest(history_from_dict(history()))
-        asyncio.run(run(m))
+        *forgets, ingested = asyncio.run(run(m))
+        assert [f.round_ids for f in forgets] == [
+            ["S3-1"],
+            ["S3-2"],
+            ["S3-3"],
+            ["S1-1", "S1-2", "S1-3"],
+        ]
+        # whatever the order: the ingest stores again what was gone when it ran
+        assert ingested.rounds_read == 9 and not ingested.failures
+        assert ingested.rounds_new + ingested.rounds_already_stored == 9
+        stored = {
+            r
+            for (r,) in m.db.fetchall(
+                "SELECT round_id FROM adamm_rounds WHERE user_id = ?", ["u"]
+            )
+        }
+        day2 = {"S2-1", "S2-2", "S2-3", "S2-4"}
+        assert day2 <= stored and len(stored - day2) == ingested.rounds_new
+        assert set(m.retrieval.hierarchy.events) == stored
+        observed = {
+            r
+            for (r,) in m.db.fetchall(
+                "SELECT DISTINCT round_id FROM adamm_observations"
+            )
+        }
+        assert observed <= stored
 
 
 def test_an_analytic_only_memory_forgets_without_a_model():
@@ -555,7 +580,7 @@ def test_searches_running_while_rounds_are_forgotten_never_see_half_a_forget(
     import random
     import threading
 
-    from tools.everyday_history import generate_everyday
+    from tools.datasets.everyday_history import generate_everyday
 
     path, _ = generate_everyday(days=12, seed=2).write(tmp_path)
     with open_memory(user="everyday-2", approximate_search_above=50) as m:

@@ -22,8 +22,8 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.analytic.extraction.base import Provenance, make_observation
-from langgraph_adamm.analytic.mining import PatternCounts
-from langgraph_adamm.analytic.store import AnalyticMemory
+from langgraph_adamm.analytic.memory import AnalyticMemory
+from langgraph_adamm.analytic.schema_induction import PatternCounts
 from langgraph_adamm.analytic.tables import (
     NUMERIC_TYPES,
     ColumnStats,
@@ -34,8 +34,8 @@ from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.storage.database import namespace_schema
 from tests.conftest import history, stored_rows
-from tools.everyday_checks import table_for
-from tools.everyday_history import KIND_ATTRIBUTES, generate_everyday
+from tools.datasets.everyday_checks import table_for
+from tools.datasets.everyday_history import KIND_ATTRIBUTES, generate_everyday
 
 THETA_S = AdaMMConfig().support_threshold
 

@@ -13,10 +13,10 @@ from datetime import date, timedelta
 import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
-from langgraph_adamm.analytic.extraction.rules import heading_of
+from langgraph_adamm.analytic.extraction.rule_extractor import heading_of
 from langgraph_adamm.history import history_from_dict
 from tests.phrasings import load_corpus
-from tools.bench_phrasings import read_heading
+from tools.benchmarks.bench_phrasings import read_heading
 
 
 @pytest.mark.parametrize("entry", load_corpus("headings"), ids=lambda e: e["id"])

@@ -181,7 +181,7 @@ def test_a_database_rebuilt_at_the_same_path_never_reads_the_old_index(tmp_path)
 def test_closing_saves_every_users_index(tmp_path, monkeypatch):
     path = tmp_path / "m.duckdb"
     monkeypatch.setattr(
-        "langgraph_adamm.retrieval.store.RetrievalMemory.save_fraction", 2.0
+        "langgraph_adamm.retrieval.memory.RetrievalMemory.save_fraction", 2.0
     )  # never written while ingesting
     with open_memory(path) as m:
         m.ingest(garden_history())

@@ -28,7 +28,7 @@ from langgraph_adamm.chat import (
     remove_call_listener,
 )
 from langgraph_adamm.graphs import create_construction_graph, create_query_graph
-from tools.memory_state import stored_rows
+from tools.support.memory_state import stored_rows
 
 pytestmark = pytest.mark.local_model
 
@@ -48,7 +48,7 @@ ROUNDS_B = [
 def server(request: pytest.FixtureRequest) -> Iterator[Any]:
     if not request.config.getoption("--local-model"):
         pytest.skip("the real-model tier runs with --local-model")
-    from tools.local_model import smollm2_server
+    from tools.support.local_model import smollm2_server
 
     with smollm2_server(n_ctx=4096) as s:
         yield s

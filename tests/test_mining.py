@@ -4,7 +4,7 @@ from itertools import combinations
 import pytest
 
 from langgraph_adamm import AdaMMConfig
-from langgraph_adamm.analytic.mining import (
+from langgraph_adamm.analytic.schema_induction import (
     PatternCounts,
     all_confidence,
     extension_confidence,

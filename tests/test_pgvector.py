@@ -17,9 +17,9 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.history import history_from_dict
-from langgraph_adamm.storage import pgvector
-from tools.memory_state import HashEncoder
-from tools.synthetic_history import generate
+from langgraph_adamm.storage.postgres_engine import pgvector
+from tools.datasets.synthetic_history import generate
+from tools.support.memory_state import HashEncoder
 
 QUERIES = [
     "how long did I sleep",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from langgraph_adamm import Memory
-from tools.synthetic_history import generate
+from tools.datasets.synthetic_history import generate
 
 
 def test_a_grown_materialized_table_is_vacuumed_after_the_commit(

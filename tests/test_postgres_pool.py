@@ -14,8 +14,8 @@ import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.errors import StorageError
-from tools.memory_state import HashEncoder, user_state
-from tools.synthetic_history import generate
+from tools.datasets.synthetic_history import generate
+from tools.support.memory_state import HashEncoder, user_state
 
 psycopg_pool = pytest.importorskip("psycopg_pool")
 
@@ -149,7 +149,7 @@ def test_pools_whose_connections_make_dict_rows_or_client_cursors(
 def test_a_failure_after_borrowing_gives_the_connection_back(
     url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from langgraph_adamm.storage.database import MemoryDatabase
+    from langgraph_adamm.storage.postgres_engine import PostgresDatabase
 
     def broken(self: Any, con: Any, name: str) -> Any:
         con.execute("SELECT no_such_function()")
@@ -157,7 +157,7 @@ def test_a_failure_after_borrowing_gives_the_connection_back(
     with psycopg_pool.ConnectionPool(
         url, min_size=1, max_size=1, timeout=2, open=True
     ) as pool:
-        monkeypatch.setattr(MemoryDatabase, "_set_up", broken)
+        monkeypatch.setattr(PostgresDatabase, "_set_up", broken)
         with pytest.raises(StorageError, match="no_such_function"):
             _open(pool)
         monkeypatch.undo()
@@ -173,7 +173,7 @@ def test_an_async_pool_is_refused_clearly(url: str) -> None:
 def test_an_hnsw_build_borrows_a_second_connection_and_gives_it_back(
     url: str, tmp_path: Path
 ) -> None:
-    from langgraph_adamm.storage import pgvector
+    from langgraph_adamm.storage.postgres_engine import pgvector
 
     hist, _ = generate(seed=3, days=8, user_id="ana").write(tmp_path / "h")
     with psycopg_pool.ConnectionPool(

@@ -22,8 +22,8 @@ import pytest
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.errors import StorageError
 from langgraph_adamm.storage.database import MemoryDatabase
-from tools.memory_state import HashEncoder, user_state
-from tools.synthetic_history import generate
+from tools.datasets.synthetic_history import generate
+from tools.support.memory_state import HashEncoder, user_state
 
 ROOT = Path(__file__).resolve().parent.parent
 USERS = [f"person-{i}" for i in range(4)]
@@ -32,7 +32,7 @@ BATCH = 8
 WRITER = textwrap.dedent(f"""
     import sys
     from langgraph_adamm import AdaMMConfig, Memory
-    from tools.memory_state import HashEncoder
+    from tools.support.memory_state import HashEncoder
     url, user, history = sys.argv[1:4]
     with Memory(url, user_id=user, text_encoder=HashEncoder(), visual_encoder=None,
                 config=AdaMMConfig(ingest_batch_size={BATCH})) as m:
@@ -43,7 +43,7 @@ WRITER = textwrap.dedent(f"""
 READER = textwrap.dedent("""
     import json, os, sys, time, traceback
     from langgraph_adamm import Memory
-    from tools.memory_state import HashEncoder
+    from tools.support.memory_state import HashEncoder
     url, stop = sys.argv[1], sys.argv[2]
     users = sys.argv[3:]
     memories = [Memory(url, user_id=u, text_encoder=HashEncoder(), visual_encoder=None)

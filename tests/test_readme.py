@@ -4,15 +4,18 @@ The blocks run in one namespace (a later block may use names an earlier one
 defined) in a temporary working directory. Markers are HTML comments on the line
 before a fence:
 
-- ``<!-- readme-test: skip (REASON) -->`` before a python block: not run (it needs
-  a model or the network); it must still compile, and it is reported as skipped
-  with its reason.
+- ``<!-- readme-test: skip (REASON) -->`` before a python block: left out of the
+  run in order (it needs a model, a server or the network). Its imports must
+  resolve and its calls of the package's functions bind their signatures; a block
+  that builds a memory with a model runs on its own, offline (a dummy key, every
+  socket connection refused), and must build it with the chat model it names.
 - ``<!-- readme-test: output -->`` before a text block: what the python block
   above it prints, compared exactly (``...`` matches anything, as in doctest).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import doctest
 import io
@@ -155,7 +158,115 @@ def test_readme_python_blocks_run(
     assert ran == len(BLOCKS) - len(SKIPPED) > 0
 
 
+def _api_problems(block: Block) -> list[str]:
+    """What in a block names no real API: imports that do not resolve, calls of
+    the package's functions and classes that do not bind their signatures."""
+    import importlib
+    import inspect
+
+    from langgraph_adamm import Memory
+
+    tree = ast.parse(block.source)
+    known: dict[str, object] = {"Memory": Memory}  # earlier blocks import it
+    problems: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            module = importlib.import_module(node.module)
+            for alias in node.names:
+                if not hasattr(module, alias.name):
+                    problems.append(
+                        f"README.md:{block.line + node.lineno - 1}: "
+                        f"{node.module} has no {alias.name}"
+                    )
+                else:
+                    known[alias.asname or alias.name] = getattr(module, alias.name)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        target = known.get(node.func.id)
+        if not str(getattr(target, "__module__", "")).startswith("langgraph_adamm"):
+            continue
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords
+        ):
+            continue
+        try:
+            inspect.signature(target).bind(  # type: ignore[arg-type]
+                *node.args, **{str(k.arg): k.value for k in node.keywords}
+            )
+        except TypeError as exc:
+            problems.append(
+                f"README.md:{block.line + node.lineno - 1}: {node.func.id}(): {exc}"
+            )
+    return problems
+
+
 @pytest.mark.parametrize("block", SKIPPED, ids=[f"README.md:{b.line}" for b in SKIPPED])
-def test_readme_skipped_blocks(block: Block) -> None:
-    compile("\n" * (block.line - 1) + block.source, str(README), "exec")
-    pytest.skip(f"README.md:{block.line}: {block.skip}")
+def test_readme_skipped_blocks_name_real_api(block: Block) -> None:
+    assert _api_problems(block) == []
+
+
+def test_api_problems_are_found() -> None:
+    bad = Block(
+        5,
+        "from langgraph_adamm import Memory, NoSuchThing\n"
+        'memory = Memory("m.duckdb", user="alice")\n',
+    )
+    problems = _api_problems(bad)
+    assert problems[0] == "README.md:5: langgraph_adamm has no NoSuchThing"
+    assert problems[1].startswith("README.md:6: Memory(): ")
+    assert len(problems) == 2
+
+
+BUILDS_WITH_A_MODEL = [
+    b for b in SKIPPED if re.search(r"Memory\([^)]*model=", b.source)
+]
+
+
+def test_some_skipped_blocks_build_with_a_model() -> None:
+    assert BUILDS_WITH_A_MODEL, "no README block builds a memory with a model"
+
+
+@pytest.mark.parametrize(
+    "block",
+    BUILDS_WITH_A_MODEL,
+    ids=[f"README.md:{b.line}" for b in BUILDS_WITH_A_MODEL],
+)
+def test_readme_model_blocks_build_offline(
+    block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block that names a hosted or local model builds its memory offline.
+
+    Building a memory with a chat model connects nowhere (the model is first
+    called by an ingestion or a question), so the block runs with a dummy key and
+    every socket connection refused; the memory it leaves holds the ChatOpenAI
+    model the block names.
+    """
+    import socket
+
+    from langchain_openai import ChatOpenAI
+
+    from langgraph_adamm import Memory
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(f"README.md:{block.line}: the block tried to connect")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-readme-test")
+    monkeypatch.chdir(tmp_path)
+    # earlier README blocks import Memory; this one runs on its own
+    namespace: dict[str, object] = {"__name__": "__readme__", "Memory": Memory}
+    code = compile("\n" * (block.line - 1) + block.source, str(README), "exec")
+    exec(code, namespace)  # the README's own code
+    memory = namespace.get("memory")
+    assert isinstance(memory, Memory), f"README.md:{block.line}: no memory built"
+    try:
+        chat = memory.chat_model
+        assert isinstance(chat, ChatOpenAI), f"README.md:{block.line}: {chat!r}"
+        assert chat.model_name and chat.model_name in block.source, (
+            f"README.md:{block.line}: the memory's model is {chat.model_name!r}, "
+            "not the one the block names"
+        )
+        assert memory.llm is not None and memory.llm.model is chat
+    finally:
+        memory.close()

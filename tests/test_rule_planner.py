@@ -5,7 +5,7 @@ from datetime import datetime
 import pytest
 
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
-from langgraph_adamm.planning.rules import RulePlanner, read_intent
+from langgraph_adamm.planning.rule_planner import RulePlanner, read_intent
 
 NOW = datetime(2026, 6, 14, 23, 0)
 

@@ -19,7 +19,7 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.analytic import sampled
-from tools.synthetic_history import generate
+from tools.datasets.synthetic_history import generate
 
 ROWS = 30_000
 RANKED = [

@@ -23,8 +23,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, Field
 
 from langgraph_adamm import Memory
-from langgraph_adamm.analytic.describe import TableDescription
 from langgraph_adamm.analytic.extraction.llm import ExtractionOutput
+from langgraph_adamm.analytic.table_descriptions import TableDescription
 from langgraph_adamm.chat import (
     Messages,
     ModelSettings,

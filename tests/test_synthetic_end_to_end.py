@@ -4,7 +4,7 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.analytic.values import convert_units
-from tools.synthetic_history import EXPECTED_SCHEMAS, generate
+from tools.datasets.synthetic_history import EXPECTED_SCHEMAS, generate
 
 
 def answer(memory, gold):

@@ -1,6 +1,9 @@
 """Materialization: schema tables (re)built from stored observations (AdaMM §3.3.3).
 
-Kept apart from ingestion (``store.py``); ``AnalyticMemory`` combines the two.
+:class:`TableMaterializer` builds them into the state an
+:class:`~langgraph_adamm.analytic.catalog.AnalyticCatalog` holds; ingestion
+(``ingest.py``) and forgetting (``forget.py``) call it. The membership rule
+below is computed in ``membership.py``.
 
 Rows. A row is one record: a round's own observations (record 0) or one of the
 records a round lists (a JSON array, a table of several rows). A record is a
@@ -30,22 +33,35 @@ do not fit their column are recorded in ``adamm_cast_problems``.
 from __future__ import annotations
 
 import inspect
-import json
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from langgraph_adamm.analytic.describe import (
+from langgraph_adamm.analytic.catalog import KEY_SEP as KEY_SEP
+from langgraph_adamm.analytic.catalog import AnalyticCatalog
+from langgraph_adamm.analytic.extraction.base import Observation, Provenance
+from langgraph_adamm.analytic.extraction.rule_extractor import record_heading
+from langgraph_adamm.analytic.membership import (
+    Membership as Membership,
+)
+from langgraph_adamm.analytic.membership import (
+    defining_attributes as defining_attributes,
+)
+from langgraph_adamm.analytic.membership import (
+    is_row as is_row,
+)
+from langgraph_adamm.analytic.membership import (
+    membership as membership,
+)
+from langgraph_adamm.analytic.schema_induction import Pattern
+from langgraph_adamm.analytic.table_descriptions import (
     OfflineDescriber,
     TableDescriber,
     TableDescription,
     heading_in,
 )
-from langgraph_adamm.analytic.extraction.base import Observation, Provenance
-from langgraph_adamm.analytic.extraction.rules import record_heading
-from langgraph_adamm.analytic.mining import Pattern, PatternCounts
 from langgraph_adamm.analytic.tables import (
     SAMPLES,
     Column,
@@ -55,102 +71,17 @@ from langgraph_adamm.analytic.tables import (
     best_observations,
     cell,
     decide_column,
-    min_matching,
     sample_values,
 )
 from langgraph_adamm.analytic.values import ParsedValue
-from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.storage.database import (
     IDENTIFIER_RE,
-    MemoryDatabase,
     insert_columns,
     quote_ident,
 )
-from langgraph_adamm.storage.dialect import upsert
-
-KEY_SEP = "\x1f"
 
 Row = tuple[str, int, int, datetime | None, dict[str, Observation]]
 """(round id, record, order, time, best observation per attribute)."""
-
-_PHYSICAL_RANK = {"BIGINT": 0, "DOUBLE": 0, "TIMESTAMP": 0, "BOOLEAN": 1}
-"""Column order on PostgreSQL by type: fixed widths first, text last."""
-
-
-@dataclass(frozen=True)
-class Membership:
-    """What decides a schema's rows: its patterns and its neighbours."""
-
-    attributes: Pattern
-    components: tuple[Pattern, ...]
-    distinctive: Pattern
-    neighbours: tuple[tuple[Pattern, tuple[Pattern, ...]], ...]
-    """Other schemas that share an attribute, with their components."""
-
-
-def _covers(
-    attrs: frozenset[str], patterns: Sequence[Pattern], fraction: float
-) -> bool:
-    return any(len(attrs & p) >= min_matching(len(p), fraction) for p in patterns if p)
-
-
-def is_row(attrs: frozenset[str], member: Membership, fraction: float) -> bool:
-    """Whether a record with these attributes is a row of the schema (see module)."""
-    if not _covers(attrs, (member.attributes, *member.components), fraction):
-        return False
-    if member.distinctive and not attrs & member.distinctive:
-        return False
-    mine = attrs & member.attributes
-    for other, comps in member.neighbours:
-        theirs = attrs & other
-        if mine < theirs and _covers(attrs, (other, *comps), fraction):
-            return False
-    return True
-
-
-def defining_attributes(
-    attributes: Pattern, counts: PatternCounts, fraction: float
-) -> Pattern:
-    """The attributes that mostly occur inside the schema.
-
-    ``a`` is defining when support(S) / support({a}) >= ``fraction`` (the
-    all-confidence threshold, which every attribute of a schema meets when it is
-    discovered). An attribute that other record kinds carry too - ``duration`` in
-    runs and in meditations - falls below it as those records arrive.
-    """
-    whole = counts.support(attributes)
-    return frozenset(
-        a
-        for a in attributes
-        if counts.items[a] and whole / counts.items[a] >= fraction - 1e-12
-    )
-
-
-def membership(
-    schemas: dict[int, tuple[Pattern, tuple[Pattern, ...]]],
-    counts: PatternCounts,
-    fraction: float,
-) -> dict[int, Membership]:
-    """The membership rule of every schema, given all of them and the counts."""
-    out: dict[int, Membership] = {}
-    for sid, (attrs, comps) in schemas.items():
-        others = [(a, c) for s, (a, c) in schemas.items() if s != sid]
-        shared = frozenset().union(*(a for a, _ in others)) if others else frozenset()
-        defining = defining_attributes(attrs, counts, fraction) - shared
-        if not defining:
-            defining = attrs - shared
-        out[sid] = Membership(
-            attrs,
-            tuple(sorted(comps, key=sorted)),
-            defining,
-            tuple(
-                sorted(
-                    ((a, c) for a, c in others if a & attrs), key=lambda x: sorted(x[0])
-                )
-            ),
-        )
-    return out
-
 
 OBSERVATION_FIELDS = (
     "o.attribute, o.raw_attribute, o.value_text, o.value_kind, o.number, o.unit, "
@@ -221,23 +152,29 @@ def _takes_heading(describer: TableDescriber) -> bool:
     )
 
 
-class MaterializerMixin:
-    """Table building; the state it reads is kept by ``AnalyticMemory``."""
+Rebuild = Callable[[int, Pattern, int | None, Membership], TableSchema]
+"""Rebuilds one table from all stored observations: (schema id, attributes,
+order it is created at, membership rule) -> the new table."""
 
-    db: MemoryDatabase
-    user_id: str
-    config: AdaMMConfig
-    describer: TableDescriber
-    counts: PatternCounts
-    namespace: str
-    _tables: dict[int, TableSchema]
-    _components: dict[int, tuple[Pattern, ...]]
-    _stats: dict[int, dict[str, ColumnStats]]
-    _headings: dict[int, str | None]
+
+class TableMaterializer:
+    """Builds a user's schema tables from stored observations.
+
+    Args:
+        catalog: The state the tables belong to; every table built is put in it.
+        describer: Writes table metadata.
+    """
+
+    def __init__(self, catalog: AnalyticCatalog, describer: TableDescriber) -> None:
+        self.catalog = catalog
+        self.db = catalog.db
+        self.user_id = catalog.user_id
+        self.config = catalog.config
+        self.describer = describer
 
     def qualified(self, table: TableSchema) -> str:
         """The quoted, namespace-qualified SQL name of a table."""
-        return f"{quote_ident(self.namespace)}.{quote_ident(table.table_name)}"
+        return self.catalog.qualified(table)
 
     def _stored_observations(self, attributes: Pattern) -> list[Row]:
         """Every processed record carrying any of the attributes.
@@ -322,30 +259,23 @@ class MaterializerMixin:
         new; else from its first ``rows`` (a new table, or a describer that
         writes its own descriptions). Without rows nothing is read yet.
         """
-        if schema_id in self._headings:
-            return self._headings[schema_id]
+        if schema_id in self.catalog.headings:
+            return self.catalog.headings[schema_id]
         heading = heading_in(previous.description) if previous else None
         offline = isinstance(self.describer, OfflineDescriber)
         if heading is None and rows is not None and (previous is None or not offline):
             heading = self._heading(rows)
         if heading is not None or rows is not None or offline:
-            self._headings[schema_id] = heading
+            self.catalog.headings[schema_id] = heading
         return heading
 
     def _unique_name(self, proposed: str, schema_id: int) -> str:
-        taken = {t.table_name for s, t in self._tables.items() if s != schema_id}
+        taken = {t.table_name for s, t in self.catalog.tables.items() if s != schema_id}
         name, n = proposed[:56], 2
         while name in taken or not IDENTIFIER_RE.match(name):
             name = f"{proposed[:52]}_{n}"
             n += 1
         return name
-
-    def _membership(self) -> dict[int, Membership]:
-        patterns = {
-            sid: (t.attributes, self._components.get(sid, ()))
-            for sid, t in self._tables.items()
-        }
-        return membership(patterns, self.counts, self.config.all_confidence_threshold)
 
     @staticmethod
     def _column_stats(
@@ -358,7 +288,7 @@ class MaterializerMixin:
                     stats[attr].add(obs)
         return stats
 
-    def _materialize(
+    def materialize(
         self,
         schema_id: int,
         attributes: Pattern,
@@ -373,7 +303,7 @@ class MaterializerMixin:
             for r in self._stored_observations(attributes)
             if is_row(frozenset(r[4]), member, fraction)
         ]
-        previous = self._tables.get(schema_id)
+        previous = self.catalog.tables.get(schema_id)
         # Columns in attribute order, so that no batching changes the table.
         stats = self._column_stats(attributes, rows)
         columns: list[Column] = []
@@ -384,38 +314,28 @@ class MaterializerMixin:
             )
             columns.append(_column(attr, d, samples))
         self._table_heading(schema_id, previous, rows)
-        table = self._described(schema_id, attributes, columns, at_order, name)
+        table = self.described(schema_id, attributes, columns, at_order, name)
         if previous is not None and previous.table_name != table.table_name:
             self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(previous)}")
-        physical = list(table.all_columns)
-        if self.db.engine == "postgres":
-            # A row store finds columns before the first text value at fixed
-            # offsets: eight-byte ones first, then booleans, then text
-            # (0.79-0.82x for whole-table scans of 1M rows; BENCHMARKS.md).
-            # Every statement names its columns, so only the layout changes.
-            physical.sort(key=lambda c: _PHYSICAL_RANK.get(c.sql_type, 2))
+        # every statement names its columns: the engine may lay them out as
+        # it reads them fastest, and index the time order it reads them in
+        physical = self.db.physical_layout(list(table.all_columns))
         col_defs = ", ".join(f"{quote_ident(c.name)} {c.sql_type}" for c in physical)
         self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")
         self.db.execute(f"CREATE TABLE {self.qualified(table)} ({col_defs})")
-        if self.db.engine == "postgres":
-            # A row store reads a table in time order (every operator's rows,
-            # first/latest, dates) from an index instead of sorting all of it.
-            for direction in ("ASC", "DESC"):
-                self.db.execute(
-                    f"CREATE INDEX ON {self.qualified(table)} "
-                    f'("time" {direction} NULLS LAST, "order" {direction})'
-                )
-        self._tables[schema_id] = table
-        self._keep_stats(schema_id, stats)
+        for sql in self.db.time_order_indexes(self.qualified(table)):
+            self.db.execute(sql)
+        self.catalog.tables[schema_id] = table
+        self.catalog.keep_stats(schema_id, stats)
         self.db.execute(
             "DELETE FROM adamm_cast_problems WHERE user_id = ? AND schema_id = ?",
             [self.user_id, schema_id],
         )
         self._insert_rows(table, rows)
-        self._write_schema(table)
+        self.catalog.write_schema(table)
         return table
 
-    def _described(
+    def described(
         self,
         schema_id: int,
         attributes: Pattern,
@@ -424,7 +344,7 @@ class MaterializerMixin:
         name: str | None = None,
     ) -> TableSchema:
         """The next version of a schema: its columns described, its table named."""
-        previous = self._tables.get(schema_id)
+        previous = self.catalog.tables.get(schema_id)
         heading = self._table_heading(schema_id, previous)
         described = self._describe(
             [(c.name, c.sql_type, c.unit, c.samples) for c in columns], heading
@@ -434,7 +354,7 @@ class MaterializerMixin:
         elif name is None:
             # Named after the pattern first discovered, which every batching of
             # the history discovers alike (induction goes round by round).
-            comps = self._components.get(schema_id, ())
+            comps = self.catalog.components.get(schema_id, ())
             origin = comps[0] if comps else attributes
             first = (
                 described
@@ -485,125 +405,11 @@ class MaterializerMixin:
             return self.describer.describe(columns, heading=heading)
         return self.describer.describe(columns)
 
-    def _write_schema(self, table: TableSchema) -> None:
-        """Store a schema's metadata row and its columns' rows."""
-        schema_id, columns = table.schema_id, table.columns
-        head, tail = upsert(
-            "adamm_schemas",
-            (
-                "user_id",
-                "schema_id",
-                "table_name",
-                "description",
-                "attributes",
-                "created_order",
-                "version",
-                "components",
-            ),
-            ("user_id", "schema_id"),
-        )
-        self.db.execute(
-            head + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)" + tail,
-            [
-                self.user_id,
-                schema_id,
-                table.table_name,
-                table.description,
-                sorted(table.attributes),
-                table.created_order,
-                table.version,
-                [KEY_SEP.join(sorted(c)) for c in self._components.get(schema_id, ())],
-            ],
-        )
-        self.db.execute(
-            "DELETE FROM adamm_columns WHERE user_id = ? AND schema_id = ?",
-            [self.user_id, schema_id],
-        )
-        for pos, c in enumerate(columns):
-            self.db.execute(
-                "INSERT INTO adamm_columns (user_id, schema_id, position, column_name, "
-                "attribute, sql_type, unit, description, samples, bare_unit, "
-                "band_low, band_high, clock_reading, alt_reading) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    self.user_id,
-                    schema_id,
-                    pos,
-                    c.name,
-                    c.attribute,
-                    c.sql_type,
-                    c.unit,
-                    c.description,
-                    list(c.samples),
-                    c.bare_unit,
-                    c.band[0] if c.band else None,
-                    c.band[1] if c.band else None,
-                    c.clock_reading,
-                    c.alt_reading,
-                ],
-            )
-
-    def _keep_stats(self, schema_id: int, stats: dict[str, ColumnStats]) -> None:
-        """Hold a table's column statistics, and store them beside its rows."""
-        self._stats[schema_id] = stats
-        head, tail = upsert(
-            "adamm_column_stats",
-            ("user_id", "schema_id", "stats"),
-            ("user_id", "schema_id"),
-        )
-        self.db.execute(
-            head + "VALUES (?, ?, ?)" + tail,
-            [
-                self.user_id,
-                schema_id,
-                json.dumps({a: st.to_json() for a, st in sorted(stats.items())}),
-            ],
-        )
-
-    def _read_stats(
-        self, tables: dict[int, TableSchema]
-    ) -> dict[int, dict[str, ColumnStats]]:
-        """The stored column statistics of these tables.
-
-        A table without them, or with unreadable ones, has them counted again
-        when they are needed.
-        """
-        out: dict[int, dict[str, ColumnStats]] = {}
-        for sid, text in self.db.fetchall(
-            "SELECT schema_id, stats FROM adamm_column_stats WHERE user_id = ?",
-            [self.user_id],
-        ):
-            table = tables.get(sid)
-            try:
-                stats = {
-                    a: ColumnStats.from_json(t) for a, t in json.loads(text).items()
-                }
-            except (ValueError, AttributeError):
-                continue
-            if table is not None and set(stats) == set(table.attributes):
-                out[sid] = stats
-        return out
-
-    def _drop(self, table: TableSchema) -> None:
-        self.db.execute(f"DROP TABLE IF EXISTS {self.qualified(table)}")
-        meta_tables = (
-            "adamm_schemas",
-            "adamm_columns",
-            "adamm_cast_problems",
-            "adamm_column_stats",
-        )
-        for meta in meta_tables:
-            self.db.execute(
-                f"DELETE FROM {meta} WHERE user_id = ? AND schema_id = ?",
-                [self.user_id, table.schema_id],
-            )
-        self._stats.pop(table.schema_id, None)
-
-    def _table_stats(
+    def table_stats(
         self, table: TableSchema, member: Membership
     ) -> dict[str, ColumnStats]:
         """A table's column statistics, read back once per process when needed."""
-        stats = self._stats.get(table.schema_id)
+        stats = self.catalog.stats.get(table.schema_id)
         if stats is None:
             rows = [
                 r
@@ -611,10 +417,10 @@ class MaterializerMixin:
                 if is_row(frozenset(r[4]), member, self.config.match_fraction)
             ]
             stats = self._column_stats(table.attributes, rows)
-            self._keep_stats(table.schema_id, stats)
+            self.catalog.keep_stats(table.schema_id, stats)
         return stats
 
-    def _append_or_rebuild(
+    def append_or_rebuild(
         self,
         table: TableSchema,
         batch_rows: Sequence[Row],
@@ -632,12 +438,12 @@ class MaterializerMixin:
         rows = [r for r in batch_rows if is_row(frozenset(r[4]), member, fraction)]
         if not rows:
             return False
-        if table.schema_id not in self._stats:
+        if table.schema_id not in self.catalog.stats:
             # Statistics counted from the stored observations hold this batch.
-            stats = self._table_stats(table, member)
+            stats = self.table_stats(table, member)
             stale = True
         else:
-            stats = self._stats[table.schema_id]
+            stats = self.catalog.stats[table.schema_id]
             for row in rows:
                 for attr, obs in row[4].items():
                     if attr in stats:
@@ -648,7 +454,7 @@ class MaterializerMixin:
                 stats[col.attribute], self.config.type_inference_fraction, col.attribute
             )
             if decided != col.decision:
-                self._materialize(table.schema_id, table.attributes, None, member)
+                self.materialize(table.schema_id, table.attributes, None, member)
                 return True
         if stale:
             # The table may already hold some of these rows (a re-read after a
@@ -659,10 +465,10 @@ class MaterializerMixin:
                 [sorted(processed)],
             )[0][0]
             if existing:
-                self._materialize(table.schema_id, table.attributes, None, member)
+                self.materialize(table.schema_id, table.attributes, None, member)
                 return True
         else:
-            self._keep_stats(table.schema_id, stats)
+            self.catalog.keep_stats(table.schema_id, stats)
         self._insert_rows(table, rows)
         self._add_samples(table, rows)
         return False
@@ -688,9 +494,9 @@ class MaterializerMixin:
         ):
             return
         plain = [replace(c, description="") for c in columns]
-        described = self._described(table.schema_id, table.attributes, plain, None)
-        self._tables[table.schema_id] = replace(described, version=table.version)
-        self._write_schema(self._tables[table.schema_id])
+        described = self.described(table.schema_id, table.attributes, plain, None)
+        self.catalog.tables[table.schema_id] = replace(described, version=table.version)
+        self.catalog.write_schema(self.catalog.tables[table.schema_id])
 
     def _insert_rows(self, table: TableSchema, rows: Sequence[Row]) -> None:
         if not rows:

@@ -11,6 +11,13 @@ history (:mod:`~langgraph_adamm.analytic.placement`): after the dated round
 before it, or first when none is. A filter on ``time`` keeps an undated round
 its dated neighbours place inside the range; the rows it cannot place are
 left out and counted (``unplaced_rows``, ``note``).
+
+One module because the four operators are one contract: they share the
+argument models' checks, the name resolution with its "did you mean", the
+row-order and time-filter rules above and the result shapes, and a change to
+any of these must reach all four at once. The SQL pieces they build from live
+apart (:mod:`~langgraph_adamm.analytic.predicates`,
+:mod:`~langgraph_adamm.analytic.expressions`, :mod:`~langgraph_adamm.analytic.sampled`).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from langgraph_adamm.analytic.expressions import (
     parse_expression,
 )
 from langgraph_adamm.analytic.groups import group_key_sql, grouped
+from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.analytic.placement import Placement, placement_of
 from langgraph_adamm.analytic.predicates import (
     ColumnFilter,
@@ -41,7 +49,6 @@ from langgraph_adamm.analytic.predicates import (
     resolve_table,
     round_time_condition,
 )
-from langgraph_adamm.analytic.store import AnalyticMemory
 from langgraph_adamm.analytic.tables import (
     NUMERIC_TYPES,
     TYPE_LABELS,

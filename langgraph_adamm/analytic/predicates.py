@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from langgraph_adamm.analytic.describe import safe_table_name
 from langgraph_adamm.analytic.placement import Span, TimeCondition
+from langgraph_adamm.analytic.table_descriptions import safe_table_name
 from langgraph_adamm.analytic.tables import (
     AUX_COLUMNS,
     NUMERIC_TYPES,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from langgraph_adamm.analytic.store import AnalyticMemory
+from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.analytic.tables import NUMERIC_TYPES, TableSchema
 from langgraph_adamm.storage.database import quote_ident
 

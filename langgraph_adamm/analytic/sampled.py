@@ -56,15 +56,9 @@ _BOUND_TYPES = frozenset({"DOUBLE", "BIGINT"})
 
 def sample_percent(q: _Query) -> float | None:
     """The percentage of pages to sample, or None for the plain query."""
-    db = q.memory.db
-    if db.engine != "postgres":
-        return None
-    rows = db.fetchall(
-        "SELECT reltuples FROM pg_class WHERE oid = to_regclass(?)", [q.source]
-    )
-    # reltuples is the planner's estimate (-1 before the first ANALYZE)
-    estimate = float(rows[0][0]) if rows and rows[0][0] is not None else -1.0
-    if estimate <= 0 or estimate < SAMPLED_ABOVE:
+    # the planner's estimate: None where the engine keeps none, or none yet
+    estimate = q.memory.db.estimated_rows(q.source)
+    if estimate is None or estimate < SAMPLED_ABOVE:
         return None
     return min(100.0, 100.0 * SAMPLE_ROWS / estimate)
 

@@ -1,7 +1,7 @@
 """Baseline retrievers that every benchmark evaluation scores next to the hierarchy.
 
 Each is a callable ``(query, k) -> round ids``, best first, built over one
-history's rounds as :func:`~langgraph_adamm.retrieval.store.round_text` writes
+history's rounds as :func:`~langgraph_adamm.retrieval.memory.round_text` writes
 them, so that the methods differ in how they rank and never in what they see.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from langgraph_adamm.history import History
 from langgraph_adamm.retrieval.encoders import TextEncoder
 from langgraph_adamm.retrieval.lexical import LexicalIndex, lexical_text
-from langgraph_adamm.retrieval.store import round_text
+from langgraph_adamm.retrieval.memory import round_text
 
 Retriever = Callable[[str, int], list[str]]
 

@@ -33,11 +33,11 @@ from langgraph_adamm.forest.candidates import CandidatePool, ForestCandidate
 from langgraph_adamm.retrieval.encoders import base_view
 from langgraph_adamm.retrieval.hierarchy import fuse
 from langgraph_adamm.retrieval.index import VectorIndex
-from langgraph_adamm.retrieval.store import TURN_VIEW_PREFIX
+from langgraph_adamm.retrieval.memory import TURN_VIEW_PREFIX
 from langgraph_adamm.storage.rounds import load_rounds
 
 if TYPE_CHECKING:
-    from langgraph_adamm.retrieval.store import RetrievalMemory
+    from langgraph_adamm.retrieval.memory import RetrievalMemory
 
 _TURN_ORDER = {"user": 0, "dialogue": 1, "image": 2, "assistant": 3}
 

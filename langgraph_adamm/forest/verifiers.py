@@ -16,7 +16,11 @@ that never validates, or whose model raises, does not raise here: the node score
 fall back to 0 (retrieval scores only) and the edges to the offline fixed-edge
 variant (:func:`fixed_edges`), with a note saying why.
 
-The prompt texts are :data:`NODE_VERIFIER_PROMPT` and :data:`ECV_PROMPT`.
+The prompt texts are :data:`NODE_VERIFIER_PROMPT` and :data:`ECV_PROMPT`
+(:mod:`.verifier_prompts`); what the model is shown is built in
+:mod:`.verifier_payloads`, and its answers are validated in
+:mod:`.verifier_parsing`. This module holds the scoring (node utility, edges)
+and the calls; it re-exports the names of the other three.
 """
 
 from __future__ import annotations
@@ -24,45 +28,51 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Literal, NamedTuple, TypeVar, get_args
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from langgraph_adamm.chat import CallRecord, Messages, StructuredModel, structured
 from langgraph_adamm.config import ForestConfig
-from langgraph_adamm.forest.candidates import CandidatePool, ForestCandidate
+from langgraph_adamm.forest.candidates import CandidatePool
+from langgraph_adamm.forest.verifier_parsing import (
+    POSITIVE_ROLES,
+    ROLES,
+    SCORE_MAX,
+    EcvOutput,
+    EcvRow,
+    EcvVerdict,
+    NodeScore,
+    NodeVerifierOutput,
+    Role,
+    VerifierOutputError,
+    parse_ecv_output,
+    parse_node_output,
+)
+from langgraph_adamm.forest.verifier_payloads import (
+    OCR_SEPARATOR,
+    SNIPPET_OCR_CHARS,
+    SNIPPET_TEXT_CHARS,
+    candidate_ids,
+    ecv_payload,
+    ecv_sent,
+    node_payload,
+    relevant_ocr,
+    snippet,
+)
+from langgraph_adamm.forest.verifier_prompts import (
+    ECV_PROMPT,
+    NODE_VERIFIER_PROMPT,
+)
 from langgraph_adamm.schemas import WireModel
 
 T = TypeVar("T")
 
-SNIPPET_TEXT_CHARS = 420
-"""At most this many characters of a candidate's canonical text go in a snippet."""
-SNIPPET_OCR_CHARS = 120
-"""At most this many characters of query-relevant OCR go in a snippet."""
-OCR_SEPARATOR = " | OCR: "
-"""Separates the canonical text from the OCR part of a snippet."""
-
-SCORE_MAX = 5.0
-"""Scores, direct and incremental support are on a 0-5 scale."""
 EDGE_CEILING = 0.99
 """Reliability of a full-strength (incremental 5) edge and of every fixed edge."""
-
-Role = Literal[
-    "new_fact",
-    "clarification",
-    "corroboration",
-    "redundant",
-    "conflict",
-    "irrelevant",
-]
-ROLES: tuple[str, ...] = get_args(Role)
-"""The roles the ECV may give a candidate relative to its best anchor."""
-POSITIVE_ROLES = frozenset({"new_fact", "clarification", "corroboration"})
-"""Roles that make an edge (when incremental support is above 0)."""
 FIXED_ROLE = "fixed"
 """Role of the edges of the offline fixed-edge variant."""
 
@@ -70,80 +80,6 @@ FIXED_ROLE = "fixed"
 UTILITY_A = 4.054056
 UTILITY_B = 0.225380
 UTILITY_C = -3.711336
-
-NODE_VERIFIER_PROMPT = """\
-You are the node verifier of an evidence-retrieval system over one user's \
-long-term memory of conversations (text turns, and images with captions and OCR).
-
-You receive a JSON object with the user's question, captions of any images \
-attached to the question, an optional question type, and a list of candidate \
-memories. Each candidate has an anonymous id, its modalities, date, location, \
-retrieval score and a snippet: the memory's text, possibly followed by \
-question-relevant text read from its image ("OCR: ...").
-
-Score each candidate from 0 to 5 for how much it, on its own, supports \
-answering the question:
-5 = states the answer or the decisive fact;
-4 = supplies most of what the answer needs;
-3 = supplies a necessary part of the answer (one of several facts to combine);
-2 = relevant context that helps but is far from sufficient;
-1 = marginally related;
-0 = unrelated, or no support.
-Judge every candidate independently of the others; the retrieval score is only \
-a hint. Do not answer the question.
-
-Return only a JSON object, with no prose and no code fences, like:
-{"scores": [{"id": "c1", "score": 4}, {"id": "c3", "score": 1}]}
-Use only the given ids, each at most once; a score is a number from 0 to 5. You \
-may leave candidates out: a candidate left out scores 0."""
-
-ECV_PROMPT = """\
-You are the evidence-chain verifier of an evidence-retrieval system over one \
-user's long-term memory of conversations (text turns, and images with captions \
-and OCR).
-
-You receive a JSON object with the user's question, captions of any images \
-attached to the question, an optional question type, the anchors (the best \
-retrieved memories) and a list of candidate memories. Each candidate has an \
-anonymous id, its modalities, date, location, retrieval score, a snippet, \
-whether it is itself an anchor (is_atomic_anchor), and the anchors it is \
-explicitly related to (eligible_anchor_relations; relation "same_round" = the \
-same conversation round, "consecutive_turn" = adjacent turns of one session, \
-"same_place" = a nearby round of the session at the same place).
-
-For every candidate, judge what it adds to the evidence when read together with \
-the one eligible anchor it helps most:
-- best_anchor_id: that anchor's id, taken only from the candidate's \
-eligible_anchor_relations; null when it helps none.
-- role: one of
-  "new_fact": adds a fact the anchor lacks and the answer needs;
-  "clarification": resolves something in the anchor (a reference, a time, a \
-place, what an image shows);
-  "corroboration": independently confirms the anchor's relevant fact;
-  "redundant": repeats the anchor and adds nothing;
-  "conflict": contradicts the anchor;
-  "irrelevant": adds nothing for this question.
-- incremental_support: 0 to 5, how much the candidate adds on top of that anchor \
-toward answering the question (0 for redundant, conflict and irrelevant).
-- direct_support: 0 to 5, how much the candidate supports the answer on its own.
-Do not answer the question.
-
-Return only a JSON object, with no prose and no code fences, with exactly one \
-row for every candidate (every id once, no other ids), like:
-{"rows": [{"id": "c4", "direct_support": 1, "best_anchor_id": "c1", \
-"incremental_support": 3, "role": "new_fact"}]}"""
-
-_STOPWORDS = frozenset(
-    "a an and are as at be by did do does for from had has have how i in is it "
-    "its me my of on or our so that the their them they this to was we were what "
-    "when where which who whom why will with you your".split()
-)
-_WORD = re.compile(r"[a-z0-9]+")
-_OCR_UNITS = re.compile(r"(?<=[.!?])\s+|\n+")
-
-
-class VerifierOutputError(ValueError):
-    """A verifier's output does not follow its format; the message is for the model."""
 
 
 class ForestEdge(NamedTuple):
@@ -154,23 +90,6 @@ class ForestEdge(NamedTuple):
     reliability: float
     role: str
     relation: str
-
-
-@dataclass(frozen=True)
-class EcvRow:
-    """One candidate's normalised ECV verdict.
-
-    Attributes:
-        anchor: Pool index of the best eligible anchor, or None (edge cleared).
-        role: One of :data:`ROLES`.
-        incremental: Incremental support in [0, 5]; 0 unless the role is positive.
-        relation: The explicit relation to the anchor, or None without an anchor.
-    """
-
-    anchor: int | None
-    role: str
-    incremental: float
-    relation: str | None
 
 
 @dataclass
@@ -257,309 +176,6 @@ def fixed_edges(pool: CandidatePool, ceiling: float = EDGE_CEILING) -> list[Fore
     return out
 
 
-# ---------------------------------------------------------------------------
-# Prompts
-
-
-def candidate_ids(pool: CandidatePool) -> list[str]:
-    """Anonymous ids ``c1``, ``c2``, ... of the pool's candidates, in pool order."""
-    return [f"c{k + 1}" for k in range(len(pool.candidates))]
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _cut(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    return text[: max(0, limit - 1)].rstrip() + "…"
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
-
-
-def relevant_ocr(ocr: str | None, question: str, limit: int = SNIPPET_OCR_CHARS) -> str:
-    """At most ``limit`` characters of OCR, its most question-relevant parts first.
-
-    OCR is split into lines and sentences, whitespace collapsed, duplicates
-    dropped; units are ranked by how many (non-stopword) question words they
-    share, ties in reading order, and joined with ``" / "`` until the budget is
-    spent (the last unit cut to fit).
-    """
-    if not ocr or limit <= 0:
-        return ""
-    seen: set[str] = set()
-    units: list[str] = []
-    for raw in _OCR_UNITS.split(ocr):
-        unit = _collapse(raw)
-        if unit and unit.lower() not in seen:
-            seen.add(unit.lower())
-            units.append(unit)
-    query = _words(question)
-    ranked = sorted(
-        enumerate(units), key=lambda item: (-len(_words(item[1]) & query), item[0])
-    )
-    out = ""
-    for _, unit in ranked:
-        joined = f"{out} / {unit}" if out else unit
-        if len(joined) <= limit:
-            out = joined
-            continue
-        room = limit - len(out) - (3 if out else 0)
-        if room >= 12 or not out:  # a shorter cut unit would say nothing
-            out = f"{out} / {_cut(unit, room)}" if out else _cut(unit, room)
-        break
-    return out
-
-
-def snippet(
-    candidate: ForestCandidate,
-    question: str,
-    text_chars: int = SNIPPET_TEXT_CHARS,
-    ocr_chars: int = SNIPPET_OCR_CHARS,
-) -> str:
-    """A candidate's snippet: ≤420 characters of text, then ≤120 of relevant OCR.
-
-    Whitespace is collapsed; a cut text ends in "…" (within the limit). The OCR
-    part, when there is one, follows :data:`OCR_SEPARATOR`.
-    """
-    text = _cut(_collapse(candidate.text), text_chars)
-    ocr = relevant_ocr(candidate.ocr, question, ocr_chars)
-    return f"{text}{OCR_SEPARATOR}{ocr}" if ocr else text
-
-
-def _snippet(pool: CandidatePool, i: int, config: ForestConfig) -> str:
-    return snippet(
-        pool.candidates[i], pool.question, config.snippet_chars, config.ocr_chars
-    )
-
-
-def _node_fields(
-    pool: CandidatePool, i: int, cid: str, config: ForestConfig
-) -> dict[str, Any]:
-    cand = pool.candidates[i]
-    return {
-        "id": cid,
-        "modalities": list(cand.modalities),
-        "date": cand.date,
-        "location": cand.location,
-        "retrieval_score": round(float(cand.score), 4),
-        "snippet": _snippet(pool, i, config),
-    }
-
-
-def node_payload(
-    pool: CandidatePool,
-    question_type: str | None = None,
-    config: ForestConfig | None = None,
-) -> dict[str, Any]:
-    """The node verifier's user message, as a JSON-ready dict."""
-    config = config or ForestConfig()
-    ids = candidate_ids(pool)
-    return {
-        "question": pool.question,
-        "question_image_captions": list(pool.question_image_captions),
-        "question_type": question_type,
-        "candidates": [_node_fields(pool, i, cid, config) for i, cid in enumerate(ids)],
-    }
-
-
-def ecv_sent(pool: CandidatePool) -> list[int]:
-    """Indices of the candidates the ECV sees: those with an eligible anchor."""
-    return [i for i in range(len(pool.candidates)) if pool.eligible_anchors(i)]
-
-
-def ecv_payload(
-    pool: CandidatePool,
-    question_type: str | None = None,
-    config: ForestConfig | None = None,
-) -> dict[str, Any] | None:
-    """The ECV's user message as a JSON-ready dict; None when no candidate is sent."""
-    config = config or ForestConfig()
-    sent = ecv_sent(pool)
-    if not sent:
-        return None
-    ids = candidate_ids(pool)
-    anchors = [
-        {
-            "id": ids[a],
-            "text": _snippet(pool, a, config),
-            "date": pool.candidates[a].date,
-            "location": pool.candidates[a].location,
-        }
-        for a in pool.anchors
-    ]
-    anchor_set = set(pool.anchors)
-    candidates = []
-    for i in sent:
-        row = _node_fields(pool, i, ids[i], config)
-        row["is_atomic_anchor"] = i in anchor_set
-        row["eligible_anchor_relations"] = [
-            {"anchor_id": ids[a], "relation": kind}
-            for a, kind in pool.eligible_anchors(i)
-        ]
-        candidates.append(row)
-    return {
-        "question": pool.question,
-        "question_image_captions": list(pool.question_image_captions),
-        "question_type": question_type,
-        "anchors": anchors,
-        "candidates": candidates,
-    }
-
-
-# ---------------------------------------------------------------------------
-# Parsers
-
-
-def _output_text(raw: Any) -> str:
-    if isinstance(raw, BaseMessage):
-        raw = raw.content
-    if isinstance(raw, list):  # content blocks
-        raw = "".join(
-            b if isinstance(b, str) else str(b.get("text", ""))
-            for b in raw
-            if isinstance(b, (str, dict))
-        )
-    if not isinstance(raw, str):
-        raise VerifierOutputError(f"expected text, got {type(raw).__name__}")
-    return raw
-
-
-def _load_object(raw: Any, key: str) -> list[Any]:
-    """The list under ``key`` of the JSON object the model returned."""
-    data: Any = raw
-    if not isinstance(raw, dict):
-        text = _output_text(raw).strip()
-        if text.startswith("```"):
-            text = text.removeprefix("```").removeprefix("json").removeprefix("JSON")
-            text = text.removesuffix("```").strip()
-        if not text:
-            raise VerifierOutputError("the output was empty; expected a JSON object")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise VerifierOutputError(f"the output is not valid JSON ({exc})") from exc
-    if not isinstance(data, dict):
-        raise VerifierOutputError(
-            f'expected a JSON object with a "{key}" list, got {type(data).__name__}'
-        )
-    items = data.get(key)
-    if not isinstance(items, list):
-        raise VerifierOutputError(f'the JSON object needs a "{key}" list')
-    return items
-
-
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise VerifierOutputError(f"{what} must be a number from 0 to 5, got {value!r}")
-    number = float(value)
-    if not (0.0 <= number <= SCORE_MAX):  # also rejects NaN
-        raise VerifierOutputError(f"{what} must be from 0 to 5, got {value!r}")
-    return number
-
-
-def _row_id(item: Any, k: int, key: str) -> str:
-    if not isinstance(item, dict):
-        raise VerifierOutputError(f"{key}[{k}] must be an object, got {item!r}"[:300])
-    cid = item.get("id")
-    if not isinstance(cid, str):
-        raise VerifierOutputError(f'{key}[{k}] needs a string "id"')
-    return cid
-
-
-def parse_node_output(raw: Any, ids: list[str]) -> list[float]:
-    """The node verifier's scores per candidate index (left-out candidates 0).
-
-    Args:
-        raw: The model's output: text, a message, content blocks or a dict.
-        ids: The anonymous ids in pool order.
-
-    Raises:
-        VerifierOutputError: on malformed JSON, unknown or repeated ids, or a
-            score that is not a number in [0, 5].
-    """
-    index = {cid: i for i, cid in enumerate(ids)}
-    scores = [0.0] * len(ids)
-    seen: set[str] = set()
-    for k, item in enumerate(_load_object(raw, "scores")):
-        cid = _row_id(item, k, "scores")
-        if cid not in index:
-            raise VerifierOutputError(f"unknown candidate id {cid!r}")
-        if cid in seen:
-            raise VerifierOutputError(f"candidate id {cid!r} appears more than once")
-        seen.add(cid)
-        scores[index[cid]] = _number(item.get("score"), f"the score of {cid!r}")
-    return scores
-
-
-def parse_ecv_output(raw: Any, pool: CandidatePool) -> dict[int, EcvRow]:
-    """The ECV's normalised row per sent candidate index.
-
-    Validation (errors raise, to be retried): the rows cover every sent
-    candidate exactly once and no other id; incremental_support (required) and
-    direct_support (when given) are numbers in [0, 5].
-
-    Normalisation (never retried): direct support is dropped (edge-only mode);
-    an unknown role becomes ``"irrelevant"``; a null or ineligible
-    best_anchor_id clears the edge (irrelevant, 0); redundant, conflict and
-    irrelevant get incremental 0; a positive role with incremental 0 becomes
-    irrelevant.
-
-    Raises:
-        VerifierOutputError: when the output fails validation.
-    """
-    ids = candidate_ids(pool)
-    sent = ecv_sent(pool)
-    index = {ids[i]: i for i in sent}
-    known = set(ids)
-    rows: dict[int, EcvRow] = {}
-    for k, item in enumerate(_load_object(raw, "rows")):
-        cid = _row_id(item, k, "rows")
-        if cid not in index:
-            where = "was not sent for this check" if cid in known else "is unknown"
-            raise VerifierOutputError(f"candidate id {cid!r} {where}")
-        i = index[cid]
-        if i in rows:
-            raise VerifierOutputError(f"candidate id {cid!r} appears more than once")
-        incremental = _number(
-            item.get("incremental_support"), f"incremental_support of {cid!r}"
-        )
-        if item.get("direct_support") is not None:
-            _number(item["direct_support"], f"direct_support of {cid!r}")
-        rows[i] = _normalise_row(pool, i, item, incremental, ids)
-    missing = [ids[i] for i in sent if i not in rows]
-    if missing:
-        raise VerifierOutputError(
-            "every candidate needs exactly one row; missing: " + ", ".join(missing)
-        )
-    return rows
-
-
-def _normalise_row(
-    pool: CandidatePool,
-    i: int,
-    item: dict[str, Any],
-    incremental: float,
-    ids: list[str],
-) -> EcvRow:
-    role = item.get("role")
-    if role not in ROLES:
-        role = "irrelevant"
-    relations = {ids[a]: (a, kind) for a, kind in reversed(pool.eligible_anchors(i))}
-    best = item.get("best_anchor_id")
-    chosen = relations.get(best) if isinstance(best, str) else None
-    if chosen is None:
-        return EcvRow(None, "irrelevant", 0.0, None)
-    if role not in POSITIVE_ROLES:
-        incremental = 0.0
-    elif incremental <= 0.0:
-        role = "irrelevant"
-    return EcvRow(chosen[0], str(role), incremental, chosen[1])
-
-
 def ecv_edges(
     rows: dict[int, EcvRow], ceiling: float = EDGE_CEILING
 ) -> list[ForestEdge]:
@@ -583,35 +199,6 @@ def ecv_edges(
 
 # ---------------------------------------------------------------------------
 # Calls
-
-
-class NodeScore(WireModel):
-    """The node verifier's score of one candidate."""
-
-    id: str
-    score: float
-
-
-class NodeVerifierOutput(WireModel):
-    """The node verifier's output: a score per candidate id."""
-
-    scores: list[NodeScore]
-
-
-class EcvVerdict(WireModel):
-    """The evidence-chain verifier's row for one candidate."""
-
-    id: str
-    best_anchor_id: str | None
-    role: Role
-    incremental_support: float
-    direct_support: float | None = None
-
-
-class EcvOutput(WireModel):
-    """The evidence-chain verifier's output: one row per candidate sent."""
-
-    rows: list[EcvVerdict]
 
 
 @dataclass
@@ -819,3 +406,43 @@ async def arun_verifiers(
         ecv_call.asend(model, tries) if ecv_call else none(),
     )
     return _outcome(pool, node, ecv, config)
+
+
+__all__ = [
+    "ECV_PROMPT",
+    "EDGE_CEILING",
+    "EcvOutput",
+    "EcvRow",
+    "EcvVerdict",
+    "FIXED_ROLE",
+    "ForestEdge",
+    "NODE_VERIFIER_PROMPT",
+    "NodeScore",
+    "NodeVerifierOutput",
+    "OCR_SEPARATOR",
+    "POSITIVE_ROLES",
+    "ROLES",
+    "Role",
+    "SCORE_MAX",
+    "SNIPPET_OCR_CHARS",
+    "SNIPPET_TEXT_CHARS",
+    "UTILITY_A",
+    "UTILITY_B",
+    "UTILITY_C",
+    "VerifierOutcome",
+    "VerifierOutputError",
+    "arun_verifiers",
+    "candidate_ids",
+    "ecv_edges",
+    "ecv_payload",
+    "ecv_sent",
+    "edge_reliability",
+    "fixed_edges",
+    "node_payload",
+    "node_utility",
+    "parse_ecv_output",
+    "parse_node_output",
+    "relevant_ocr",
+    "run_verifiers",
+    "snippet",
+]

@@ -6,26 +6,51 @@ induction and materialization; each batch commits in one transaction, which is
 why these three stages share a node) → ``index`` (events → episodes → topics).
 The nodes call the same stages as :meth:`Memory.ingest`, in the same batches,
 so both paths build identical memories.
+
+The report being accumulated travels in the graph state (``report``, JSON-ready),
+so a checkpointed run resumed on another worker keeps it. The extraction results
+handed from ``extract`` to ``materialize`` (rounds, observations and errors,
+which a checkpointer could not store as JSON) stay in this process, in a small
+bounded map keyed by the run; a run that resumes elsewhere extracts again, as
+``materialize`` did before.
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.graphs.graph_memory import ConstructionMemory
+from langgraph_adamm.graphs.run_context import (
+    NO_CONFIG,
+    AdaMMContext,
+    run_memory,
+    run_user,
+    thread_id,
+)
+from langgraph_adamm.graphs.runnables import sync_and_async_node
 from langgraph_adamm.history import History, history_from_dict
 from langgraph_adamm.messages import messages_to_history
 
 if TYPE_CHECKING:
     from langgraph_adamm.memory import Extracted, IngestReport, Memory
+
+MAX_HANDOFFS = 16
+"""Runs whose extraction results wait for ``materialize`` at one time; an older
+one (a run that died in between) is dropped, and extracted again if it resumes."""
 
 
 class ConstructionInput(TypedDict, total=False):
@@ -47,7 +72,7 @@ class ConstructionOutput(TypedDict, total=False):
 
 
 class ConstructionState(ConstructionInput, ConstructionOutput, total=False):
-    """Shared by the nodes; ``run`` keys this run's extraction results."""
+    """Shared by the nodes; ``report`` grows node by node, ``run`` names the run."""
 
     run: str
 
@@ -58,33 +83,57 @@ def _report_dict(report: IngestReport) -> dict[str, Any]:
     return out
 
 
-class _ConstructionNodes:
-    def __init__(self, memory: Memory | None) -> None:
-        self.memory = memory
-        self._reports: dict[str, IngestReport] = {}
-        self._extracted: dict[str, list[list[Extracted]]] = {}
+def _report(state: ConstructionState) -> IngestReport:
+    """The report so far, from the state (a copy: state values are not mutated)."""
+    from langgraph_adamm.memory import IngestReport
 
-    def _mem(self, state: ConstructionState, config: RunnableConfig) -> Memory:
-        conf = (config or {}).get("configurable") or {}
-        base = self.memory or conf.get("memory")
+    names = {f.name for f in fields(IngestReport) if f.init}
+    saved = copy.deepcopy(state.get("report") or {})
+    return IngestReport(**{k: v for k, v in saved.items() if k in names})
+
+
+class _ConstructionNodes:
+    def __init__(self, memory: ConstructionMemory | None) -> None:
+        self.memory = memory
+        self._extracted: OrderedDict[str, list[list[Extracted]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _mem(
+        self,
+        state: ConstructionState,
+        runtime: Runtime[AdaMMContext] | None,
+        config: RunnableConfig | None,
+    ) -> ConstructionMemory:
+        base: ConstructionMemory | None = run_memory(runtime, config, self.memory)
         if base is None:
             raise AdaMMError(
                 "the construction graph has no memory: pass "
                 "create_construction_graph(memory) or configurable 'memory'"
             )
-        # "" means unset: a LangGraph server without auth puts "" in configurable
-        return base.for_user(state.get("user_id") or conf.get("user_id") or None)
+        return base.for_user(run_user(state, runtime, config))
 
-    def _report(self, state: ConstructionState) -> IngestReport:
+    def _hand_over(self, run: str, batches: list[list[Extracted]]) -> None:
+        with self._lock:
+            self._extracted[run] = batches
+            while len(self._extracted) > MAX_HANDOFFS:
+                self._extracted.popitem(last=False)
+
+    def _take(self, run: str) -> list[list[Extracted]] | None:
+        with self._lock:
+            return self._extracted.pop(run, None)
+
+    def store(
+        self,
+        state: ConstructionState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Raw rounds, stored as pending before any extraction."""
         from langgraph_adamm.memory import IngestReport
 
-        return self._reports.setdefault(state["run"], IngestReport())
-
-    def store(self, state: ConstructionState, config: RunnableConfig) -> dict[str, Any]:
-        """Raw rounds, stored as pending before any extraction."""
         run = uuid.uuid4().hex
         try:
-            mem = self._mem(state, config)
+            mem = self._mem(state, runtime, config)
             source = state.get("history")
             history: History | str | Path
             if isinstance(source, dict):
@@ -92,82 +141,105 @@ class _ConstructionNodes:
             elif isinstance(source, str):
                 history = source
             else:
-                conf = (config or {}).get("configurable") or {}
                 history = messages_to_history(
                     state.get("messages") or [],
                     mem.user_id,
-                    session_id=state.get("session_id") or conf.get("thread_id"),
+                    session_id=state.get("session_id") or thread_id(config),
                     time=state.get("time"),
                 )
-            from langgraph_adamm.memory import IngestReport
-
             report = IngestReport()
-            self._reports[run] = report
             mem.store_history(history, report=report)
         except AdaMMError as exc:
-            self._reports.pop(run, None)
             return {"run": run, "error": str(exc)}
-        return {"run": run, "error": None}
+        return {"run": run, "error": None, "report": _report_dict(report)}
 
     def extract(
-        self, state: ConstructionState, config: RunnableConfig
+        self,
+        state: ConstructionState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
     ) -> dict[str, Any]:
         """Observations of every pending round, batch by batch."""
         if state.get("error"):
             return {}
-        mem = self._mem(state, config)
-        self._extracted[state["run"]] = [
-            mem.extract_batch(b) for b in mem.pending_batches()
-        ]
+        mem = self._mem(state, runtime, config)
+        self._hand_over(
+            state["run"], [mem.extract_batch(b) for b in mem.pending_batches()]
+        )
+        return {}
+
+    async def aextract(
+        self,
+        state: ConstructionState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Async :meth:`extract`: a batch's extraction calls run concurrently."""
+        if state.get("error"):
+            return {}
+        mem = self._mem(state, runtime, config)
+        batches = await asyncio.to_thread(mem.pending_batches)
+        self._hand_over(state["run"], [await mem.aextract_batch(b) for b in batches])
         return {}
 
     def materialize(
-        self, state: ConstructionState, config: RunnableConfig
+        self,
+        state: ConstructionState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
     ) -> dict[str, Any]:
         """Mining, schema induction and materialization, one transaction a batch."""
         if state.get("error"):
             return {}
-        mem = self._mem(state, config)
-        report = self._report(state)
-        batches = self._extracted.pop(state["run"], None)
+        mem = self._mem(state, runtime, config)
+        report = _report(state)
+        batches = self._take(state["run"])
         if batches is None:  # resumed elsewhere: extract again
             batches = [mem.extract_batch(b) for b in mem.pending_batches()]
         for results in batches:
             mem.apply_extracted(results, report)
-        return {}
+        return {"report": _report_dict(report)}
 
-    def index(self, state: ConstructionState, config: RunnableConfig) -> dict[str, Any]:
+    def index(
+        self,
+        state: ConstructionState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
         """Events, episodes and topics of the retrieval memory."""
         if state.get("error"):
-            self._reports.pop(state.get("run", ""), None)
+            self._take(state.get("run", ""))
             return {"report": {}}
-        mem = self._mem(state, config)
-        report = self._report(state)
-        self._reports.pop(state["run"], None)
+        mem = self._mem(state, runtime, config)
+        report = _report(state)
         mem.index_pending(report)
-        report.tables = len(mem.analytic.tables)
+        report.tables = len(mem.tables)
         return {"report": _report_dict(report)}
 
 
-def create_construction_graph(memory: Memory | None = None) -> StateGraph:
+def create_construction_graph(
+    memory: Memory | None = None,
+) -> StateGraph[ConstructionState, AdaMMContext, ConstructionInput, ConstructionOutput]:
     """The construction graph, uncompiled.
 
     Run it after an agent's turns with ``{"messages": state["messages"]}`` (or
     ``{"history": path}``); the user namespace comes from ``user_id`` in the
-    input, then ``config["configurable"]["user_id"]``, then the memory's own.
+    input, then the run context's (:class:`AdaMMContext`), then
+    ``config["configurable"]["user_id"]``, then the memory's own.
 
     Args:
-        memory: The :class:`Memory` to build; None: taken from
-            ``config["configurable"]["memory"]`` at call time.
+        memory: The :class:`Memory` to build; None: taken from the run context
+            or ``config["configurable"]["memory"]`` at call time.
     """
     nodes = _ConstructionNodes(memory)
     graph = StateGraph(
         ConstructionState,
+        context_schema=AdaMMContext,
         input_schema=ConstructionInput,
         output_schema=ConstructionOutput,
     )
     graph.add_node("store", nodes.store)
-    graph.add_node("extract", nodes.extract)
+    graph.add_node("extract", sync_and_async_node(nodes.extract, nodes.aextract))
     graph.add_node("materialize", nodes.materialize)
     graph.add_node("index", nodes.index)
     graph.add_edge(START, "store")

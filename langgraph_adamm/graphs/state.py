@@ -1,10 +1,40 @@
-"""Typed state of the query graph, JSON-ready for checkpointers and Studio."""
+"""Typed state of the query graph, JSON-ready for checkpointers and Studio.
+
+``steps`` and ``notes`` accumulate through the :func:`appended` reducer: a node
+returns only what it adds, and :func:`replaced` starts a field over (a new
+question on a checkpointed thread, a rerank that reorders the steps).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Annotated, Any, TypeVar
 
 from typing_extensions import TypedDict
+
+T = TypeVar("T")
+
+
+class Replacement(TypedDict):
+    """An update that replaces an accumulating field instead of extending it."""
+
+    replace: list[Any]
+
+
+def replaced(values: Iterable[T]) -> Replacement:
+    """The update that makes an accumulating field ``values`` (JSON-ready)."""
+    return {"replace": list(values)}
+
+
+def appended(current: list[T] | None, update: list[T] | Replacement | None) -> list[T]:
+    """Reducer of ``steps`` and ``notes``: extend, or start over on :func:`replaced`.
+
+    A plain dict marks the replacement (rather than LangGraph's ``Overwrite``,
+    which langgraph 0.6 and 1.0 lack), so that a checkpointer stores it as JSON.
+    """
+    if isinstance(update, dict):
+        return list(update["replace"])
+    return [*(current or []), *(update or [])]
 
 
 class QueryInput(TypedDict, total=False):
@@ -31,9 +61,9 @@ class QueryOutput(TypedDict, total=False):
     """Round ids the answer rests on."""
     plan: list[dict[str, Any]]
     """Abstract steps: ``goal`` and ``tool``."""
-    steps: list[dict[str, Any]]
+    steps: Annotated[list[dict[str, Any]], appended]
     """Executed calls: tool, arguments, result, cost, evidence, summary, error."""
-    notes: list[str]
+    notes: Annotated[list[str], appended]
     """How the answer was reached (scoring used, fallbacks, repairs, cuts)."""
     unresolved: list[str]
     """Parts of the question no step could use (a period phrase not understood,

@@ -14,7 +14,7 @@ from langgraph_adamm.analytic.units import CURRENCIES, is_volume
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext
 from langgraph_adamm.planning.dates import MONTHS
-from langgraph_adamm.planning.rules import AnalyticCall, RulePlan
+from langgraph_adamm.planning.rule_planner import AnalyticCall, RulePlan
 from langgraph_adamm.planning.text import STOPWORDS, name_acronyms, stem, words
 
 OPERATOR_STEMS = frozenset(

@@ -8,15 +8,13 @@ its errors, so the graph can end in an answer that says what went wrong.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from langgraph_adamm.schemas import WireModel
+from langgraph_adamm.tools.names import StepName
 
-ToolLiteral = Literal[
-    "lookup", "filter", "compute", "rank", "semantic_match", "event_locate", "combine"
-]
+ToolLiteral = StepName
+"""A plan step's tool (the registry: :mod:`langgraph_adamm.tools.names`)."""
 
 
 class PlanStep(WireModel):

@@ -10,6 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph_adamm.analytic.values import convert_units, convertible
+from langgraph_adamm.tools.names import (
+    COMBINE,
+    COMPUTE,
+    EVENT_LOCATE,
+    FILTER,
+    LOOKUP,
+    RANK,
+)
 
 _OPERATOR_TEXT = {
     "avg": "The average {expr}",
@@ -81,9 +89,9 @@ def produced_nothing(step: dict[str, Any]) -> bool:
     result = step.get("result") or {}
     if step.get("error"):
         return True
-    if step["tool"] == "compute":
+    if step["tool"] == COMPUTE:
         return result.get("operator") != "count" and not result.get("row_count")
-    if step["tool"] in ("rank", "filter", "lookup"):
+    if step["tool"] in (RANK, FILTER, LOOKUP):
         return not result.get("rows")
     return not result.get("units")
 
@@ -99,7 +107,7 @@ def select_value(
         if step.get("error"):
             continue
         result = step.get("result") or {}
-        if step["tool"] == "compute":
+        if step["tool"] == COMPUTE:
             value, unit = result.get("value"), result.get("unit")
             if (
                 output_unit
@@ -114,7 +122,7 @@ def select_value(
                     output_unit,
                 )
             return value, unit, step
-        if step["tool"] == "rank":
+        if step["tool"] == RANK:
             rows = result.get("rows") or []
             if not rows:
                 return None, None, step
@@ -146,7 +154,7 @@ def template_read(
         args = step.get("arguments") or {}
         table = result.get("table", args.get("table", ""))
         ev = step.get("evidence") or []
-        if step["tool"] == "compute":
+        if step["tool"] == COMPUTE:
             rows = result.get("row_count", 0)
             if not rows and result.get("operator") != "count":
                 return Reading(
@@ -337,7 +345,7 @@ def _anchor_text(steps: list[dict[str, Any]]) -> str:
     """Which event rounds the periods were anchored on."""
     parts = []
     for s in steps:
-        if s.get("tool") != "event_locate" or not s.get("anchor"):
+        if s.get("tool") != EVENT_LOCATE or not s.get("anchor"):
             continue
         a = s["anchor"]
         content = " ".join(str(a.get("content") or "").split())
@@ -360,7 +368,7 @@ def unresolved_parts(unresolved: list[str], steps: list[dict[str, Any]]) -> list
         about = s.get("about")  # the part of the question a drafted step serves
         if not about:
             continue
-        if s.get("tool") == "event_locate" and not s.get("anchor"):
+        if s.get("tool") == EVENT_LOCATE and not s.get("anchor"):
             parts.append(f"{about} (no convincing match in memory)")
         elif s.get("error") and "reference" in str(s.get("error")):
             parts.append(f"{about} (it rests on a step that found nothing)")
@@ -392,8 +400,8 @@ def compose_read(
     withheld (None): the text may show the figure computed without that part,
     marked as such, but never as the answer.
     """
-    last = next((s for s in reversed(steps) if s.get("tool") != "event_locate"), None)
-    if last is not None and last.get("tool") == "combine" and not last.get("error"):
+    last = next((s for s in reversed(steps) if s.get("tool") != EVENT_LOCATE), None)
+    if last is not None and last.get("tool") == COMBINE and not last.get("error"):
         reading = _combine_read(last, steps)
     elif (
         last is not None
@@ -401,7 +409,7 @@ def compose_read(
         and (last.get("result") or {}).get("group_by")
     ):
         reading = _groups_read(last, answer_form)
-    elif last is not None and last.get("tool") == "combine":
+    elif last is not None and last.get("tool") == COMBINE:
         reading = Reading(
             f"I could not compare: {last['error']}.",
             None,

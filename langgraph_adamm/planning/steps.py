@@ -33,6 +33,7 @@ from langgraph_adamm.planning.context import Embed
 from langgraph_adamm.planning.events import EventFrame, frame_named, told_like
 from langgraph_adamm.planning.reader import fmt
 from langgraph_adamm.schemas import WireModel
+from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE, RANK
 
 REFERENCE_RE = re.compile(
     r"^\$(?P<step>\d{1,2})\.(?P<field>day|time|value|group)(?P<offset>[+-]\d{1,4})?$"
@@ -175,18 +176,18 @@ def step_value(step: dict[str, Any]) -> StepValue | None:
     result = step.get("result") or {}
     evidence = tuple(step.get("evidence") or [])
     tool = step.get("tool")
-    if tool == "combine":
+    if tool == COMBINE:
         return StepValue(result.get("value"), result.get("unit"), evidence)
-    if tool == "compute" and not result.get("group_by"):
+    if tool == COMPUTE and not result.get("group_by"):
         if result.get("operator") != "count" and not result.get("row_count"):
             return None
         return StepValue(result.get("value"), result.get("unit"), evidence)
-    if tool in ("compute", "rank"):
+    if tool in (COMPUTE, RANK):
         groups = _groups(result)
         if groups:
             return StepValue(groups[0]["value"], result.get("unit"), evidence)
         rows = result.get("rows") or []
-        if rows and tool == "rank" and not result.get("group_by"):
+        if rows and tool == RANK and not result.get("group_by"):
             expr = (step.get("arguments") or {}).get("target_column_expression", "")
             top = rows[0]
             return StepValue(top.get(expr, top.get("_value")), None, evidence)
@@ -197,10 +198,10 @@ def _field(step: dict[str, Any], name: str) -> Any:
     tool = step.get("tool")
     result = step.get("result") or {}
     if name in ("day", "time"):
-        if tool == "event_locate":
+        if tool == EVENT_LOCATE:
             unit = anchor_unit(step)
             when = unit.get("time") if unit else None
-        elif tool == "rank" and result.get("rows") and not result.get("group_by"):
+        elif tool == RANK and result.get("rows") and not result.get("group_by"):
             when = result["rows"][0].get("time")
         else:
             groups = _groups(result)
@@ -235,7 +236,7 @@ def resolve_reference(text: str, steps: list[dict[str, Any]]) -> Any:
     if value is None:
         what = (
             "found no convincing event"
-            if step.get("tool") == "event_locate"
+            if step.get("tool") == EVENT_LOCATE
             else "found nothing"
         )
         raise ReferenceError_(f"step {n} ({step.get('tool')}) {what}")
@@ -292,7 +293,7 @@ def combine(args: CombineArgs, steps: list[dict[str, Any]]) -> dict[str, Any]:
     give an error instead of a guess.
     """
     record: dict[str, Any] = {
-        "tool": "combine",
+        "tool": COMBINE,
         "arguments": args.model_dump(),
         "cost": 0,
         "evidence": [],

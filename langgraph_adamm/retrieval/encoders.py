@@ -30,6 +30,7 @@ DEFAULT_VISUAL_PRETRAINED = "webli"
 _CACHE: dict[tuple[str, str], Any] = {}
 _CACHE_LOCK = threading.Lock()
 _WARNED: set[str] = set()
+_VISION_EXTRA = "pip install 'langgraph-adamm[vision]'"
 
 
 def retrieval_available() -> bool:
@@ -385,8 +386,7 @@ class OpenClipEncoder:
             import open_clip
         except ImportError as exc:
             raise AdaMMError(
-                "the visual encoder needs open_clip: "
-                "pip install 'langgraph-adamm[vision]'"
+                f"the visual encoder needs open_clip: {_VISION_EXTRA}"
             ) from exc
         try:
             with hub_offline(not download):
@@ -466,6 +466,32 @@ def _quiet_root_errors() -> Iterator[None]:
         root.removeFilter(flt)
 
 
+def _text_only_warning(
+    model: str, pretrained: str, download: bool, exc: AdaMMError
+) -> str:
+    """One line: why there is no visual encoder, and what to do to have one.
+
+    The full error (the hub's several hundred characters) goes to the debug log.
+    """
+    name = (
+        "SigLIP 2"
+        if (model, pretrained) == (DEFAULT_VISUAL_MODEL, DEFAULT_VISUAL_PRETRAINED)
+        else f"{model} ({pretrained})"
+    )
+    text_only = "retrieval runs text-only, with captions and OCR text for images"
+    if isinstance(exc.__cause__, ImportError):
+        return f"no open_clip: {text_only}; to use images, {_VISION_EXTRA}"
+    if download:
+        return (
+            f"could not download the {name} weights: {text_only}; to use images, "
+            "retry where the Hugging Face hub can be reached"
+        )
+    return (
+        f"no {name} weights in the local cache: {text_only}; to use images, "
+        "download them once with 'adamm ingest --download-models'"
+    )
+
+
 def load_visual_encoder(
     model: str = DEFAULT_VISUAL_MODEL,
     pretrained: str = DEFAULT_VISUAL_PRETRAINED,
@@ -488,11 +514,10 @@ def load_visual_encoder(
                 model, pretrained, device=device, download=download
             )
     except AdaMMError as exc:
-        warn_once(
-            "visual",
-            f"{exc}. Retrieval memory runs text-only: image captions and OCR text "
-            "still represent each image.",
+        logger.debug(
+            "visual encoder %s (%s) not loaded", model, pretrained, exc_info=exc
         )
+        warn_once("visual", _text_only_warning(model, pretrained, download, exc))
         enc = None
     with _CACHE_LOCK:
         _CACHE[key] = enc

@@ -54,7 +54,7 @@ Stored = tuple[VectorIndex, "VectorIndex | None", array, array]
 
 def index_folder(db: MemoryDatabase, user_id: str) -> Path | None:
     """Where one user's indexes live, or None for an in-memory or server database."""
-    if db.path == ":memory:" or db.engine != "duckdb":
+    if db.file is None:
         return None
     key = hashlib.sha1(user_id.encode("utf-8")).hexdigest()[:16]
     return (

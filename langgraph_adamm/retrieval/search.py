@@ -1,13 +1,12 @@
 """Search over the retrieval memory: SemanticMatch, EventLocate (AdaMM App. B).
 
-Kept apart from indexing and persistence (``store.py``); ``RetrievalMemory``
-combines the two.
+A service over a :class:`~langgraph_adamm.retrieval.state.RetrievalState`, kept
+apart from indexing (``indexer.py``) and forgetting (``forgetter.py``);
+``RetrievalMemory`` composes them.
 """
 
 from __future__ import annotations
 
-import threading
-from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from datetime import datetime
@@ -16,22 +15,17 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import ToolInputError
-from langgraph_adamm.retrieval.encoders import TextEncoder, VisualEncoder
 from langgraph_adamm.retrieval.hierarchy import (
     Episode,
     Event,
-    Hierarchy,
     NodeVectors,
     Topic,
     fuse,
     fused_similarity,
 )
-from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.lexical import LexicalIndex, lexical_text
-from langgraph_adamm.retrieval.sql_search import SqlViewSearch
-from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.retrieval.state import RetrievalState, StateLock
 
 Scope = Literal["topic", "episode", "event"]
 
@@ -86,51 +80,14 @@ def _require_positive(value: object, name: str) -> None:
         raise ToolInputError(f"{name} must be a positive integer.")
 
 
-class StateLock:
-    """A reentrant lock that can tell whether the calling thread holds it."""
+class RetrievalSearcher:
+    """SemanticMatch, EventLocate and the scores under them, over one state.
 
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
-        self._owner: int | None = None
-        self._depth = 0
+    Reads the state under its lock; never changes it.
+    """
 
-    def __enter__(self) -> StateLock:
-        self._lock.acquire()
-        self._owner = threading.get_ident()
-        self._depth += 1
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._depth -= 1
-        if not self._depth:
-            self._owner = None
-        self._lock.release()
-
-    def held(self) -> bool:
-        """Whether the calling thread holds the lock."""
-        return self._owner == threading.get_ident()
-
-
-class SearchMixin:
-    """Query methods; the state they read is built by ``RetrievalMemory``."""
-
-    config: AdaMMConfig
-    text_encoder: TextEncoder
-    visual_encoder: VisualEncoder | None
-    hierarchy: Hierarchy
-    db: MemoryDatabase
-    user_id: str
-    _text_index: VectorIndex
-    _text_owner: array[int]
-    _visual_index: VectorIndex | None
-    _visual_owner: array[int]
-    _sql: SqlViewSearch | None = None
-    """Set when the views are searched in SQL (pgvector); None: FAISS."""
-    _unknown_views = 0
-    """Views a SQL search returned of events this state does not hold yet."""
-    _lexical: LexicalIndex
-    """BM25 over the events' texts, by event position."""
-    state_lock: StateLock
+    def __init__(self, state: RetrievalState) -> None:
+        self.state = state
 
     def view_rows(self, owner: int) -> tuple[list[int], list[int]]:
         """An event's rows in the text and the visual index.
@@ -138,8 +95,8 @@ class SearchMixin:
         Views are added event by event, so each owner list is sorted and an
         event's rows are one run in it.
         """
-        t = self._text_owner
-        v = self._visual_owner
+        t = self.state.text_owner
+        v = self.state.visual_owner
         return (
             list(range(bisect_left(t, owner), bisect_right(t, owner))),
             list(range(bisect_left(v, owner), bisect_right(v, owner))),
@@ -148,35 +105,35 @@ class SearchMixin:
     # -- the views: FAISS in process, or SQL ----------------------------------
     def _has_visual(self) -> bool:
         """Whether any event has a visual view to search."""
-        if self._sql is not None:
-            return self._sql.counts["visual"] > 0
-        return self._visual_index is not None and len(self._visual_index) > 0
+        if self.state.sql is not None:
+            return self.state.sql.counts["visual"] > 0
+        return self.state.visual_index is not None and len(self.state.visual_index) > 0
 
     def view_count(self, modality: str) -> int:
         """How many views of a modality event search looks at (``text``/``visual``)."""
-        if self._sql is not None:
-            return self._sql.counts[modality]
-        index = self._text_index if modality == "text" else self._visual_index
+        if self.state.sql is not None:
+            return self.state.sql.counts[modality]
+        index = self.state.text_index if modality == "text" else self.state.visual_index
         return len(index) if index is not None else 0
 
     def _view_hits(self, modality: str, q: np.ndarray, k: int) -> dict[int, float]:
         """Events among the ``k`` best views of a modality, each with its best."""
         best: dict[int, float] = {}
-        if self._sql is not None:
-            events = self.hierarchy.events
-            for round_id, s in self._sql.search(modality, q, k):
+        if self.state.sql is not None:
+            events = self.state.hierarchy.events
+            for round_id, s in self.state.sql.search(modality, q, k):
                 try:
                     owner = events.position(round_id)
                 except KeyError:  # committed by another process since the refresh
-                    self._unknown_views += 1
+                    self.state.unknown_views += 1
                     continue
                 best[owner] = max(best.get(owner, -1.0), s)
             return best
         if modality == "text":
-            index, owners = self._text_index, self._text_owner
+            index, owners = self.state.text_index, self.state.text_owner
         else:
-            assert self._visual_index is not None
-            index, owners = self._visual_index, self._visual_owner
+            assert self.state.visual_index is not None
+            index, owners = self.state.visual_index, self.state.visual_owner
         scores, rows = index.search(q, k)
         for s, r in zip(scores, rows, strict=True):
             owner = owners[r]
@@ -189,35 +146,39 @@ class SearchMixin:
         """Each event's best view score in a modality (those with views)."""
         if not owners:
             return {}
-        if self._sql is not None:
-            ids = self.hierarchy.events.ids
-            found = self._sql.best_of(modality, [ids[o] for o in owners], q)
+        if self.state.sql is not None:
+            ids = self.state.hierarchy.events.ids
+            found = self.state.sql.best_of(modality, [ids[o] for o in owners], q)
             return {o: found[ids[o]] for o in owners if ids[o] in found}
         out: dict[int, float] = {}
         for owner in owners:
             tviews, vviews = self.view_rows(owner)
             if modality == "text" and tviews:
-                out[owner] = float(np.max(self._text_index.reconstruct(tviews) @ q))
-            elif modality == "visual" and vviews and self._visual_index is not None:
-                rows = self._visual_index.reconstruct(vviews)
+                out[owner] = float(
+                    np.max(self.state.text_index.reconstruct(tviews) @ q)
+                )
+            elif (
+                modality == "visual" and vviews and self.state.visual_index is not None
+            ):
+                rows = self.state.visual_index.reconstruct(vviews)
                 out[owner] = float(np.max(rows @ q))
         return out
 
     @property
     def approximate_search(self) -> bool:
         """Whether event search goes through an HNSW graph (FAISS or pgvector)."""
-        if self._sql is not None:
-            return self._sql.approximate("text")
-        return self._text_index.approximate
+        if self.state.sql is not None:
+            return self.state.sql.approximate("text")
+        return self.state.text_index.approximate
 
     # -- search -------------------------------------------------------------
     def _query_vectors(self, query: str) -> tuple[np.ndarray, np.ndarray | None]:
         if not isinstance(query, str) or not query.strip():
             raise ToolInputError("query_content must be a non-empty text.")
-        q_text = self.text_encoder.encode([query])[0]
+        q_text = self.state.text_encoder.encode([query])[0]
         q_visual = None
-        if self.visual_encoder is not None and self._has_visual():
-            q_visual = self.visual_encoder.encode_text([query])[0]
+        if self.state.visual_encoder is not None and self._has_visual():
+            q_visual = self.state.visual_encoder.encode_text([query])[0]
         return q_text, q_visual
 
     def event_scores(
@@ -250,16 +211,16 @@ class SearchMixin:
         the best ``events`` by BM25; each is scored both ways.
         """
         dense = self._dense_scores(q_text, q_visual, events)
-        if query is None or not self.config.lexical_search:
+        if query is None or not self.state.config.lexical_search:
             return {p: (d, d, None) for p, d in dense.items()}
-        lexical = self._lexical_scores(self._lexical, query)
+        lexical = self._lexical_scores(self.state.lexical, query)
         best = sorted(lexical, key=lambda p: (-lexical[p], p))[:events]
         extra = [p for p in best if p not in dense]
         if extra:
             dense.update(self._dense_of(extra, q_text, q_visual))
             for p in extra:  # an event with no vector in any modality
                 dense.setdefault(p, 0.0)
-        return fuse_lexical(dense, lexical, self.config.lexical_weight)
+        return fuse_lexical(dense, lexical, self.state.config.lexical_weight)
 
     def episode_scores(self, query: str) -> dict[str, float]:
         """Every episode's fused score for a query, by unit id (``episode:N``).
@@ -268,8 +229,8 @@ class SearchMixin:
         planning context ranks the episodes it shows a planner by it).
         """
         q_text, q_visual = self._query_vectors(query)
-        with self.state_lock:
-            level = self.hierarchy.node_vectors("episode")
+        with self.state.state_lock:
+            level = self.state.hierarchy.node_vectors("episode")
             fused = self.node_parts(level, q_text, q_visual, query)[0]
             return {
                 f"episode:{n.episode_id}": float(s)  # type: ignore[union-attr]
@@ -282,12 +243,13 @@ class SearchMixin:
         Empty when lexical search is off. For rankers over other units than
         events (the evidence forest's memories), to fuse as events do.
         """
-        if not self.config.lexical_search:
+        if not self.state.config.lexical_search:
             return {}
-        with self.state_lock:
-            ids = self.hierarchy.events.ids
+        with self.state.state_lock:
+            ids = self.state.hierarchy.events.ids
             return {
-                ids[p]: v for p, v in self._lexical_scores(self._lexical, query).items()
+                ids[p]: v
+                for p, v in self._lexical_scores(self.state.lexical, query).items()
             }
 
     @staticmethod
@@ -320,8 +282,8 @@ class SearchMixin:
             o: fuse(
                 text_best.get(o),
                 visual_best.get(o),
-                self.config.text_weight,
-                self.config.visual_weight,
+                self.state.config.text_weight,
+                self.state.config.visual_weight,
             )
             for o in owners
             if o in text_best or o in visual_best
@@ -339,14 +301,14 @@ class SearchMixin:
         views = max(self.view_count("text"), self.view_count("visual"))
         candidates = events
         while True:
-            self._unknown_views = 0  # rows newer than this state: widen past them
+            self.state.unknown_views = 0  # rows newer than this state: widen past them
             text_best = self._view_hits("text", q_text, candidates)
             visual_best: dict[int, float] = {}
             if q_visual is not None and self._has_visual():
                 visual_best = self._view_hits("visual", q_visual, candidates)
             found = len(text_best.keys() | visual_best.keys())
-            if found >= min(events, len(self.hierarchy.events)) or (
-                candidates >= views + self._unknown_views
+            if found >= min(events, len(self.state.hierarchy.events)) or (
+                candidates >= views + self.state.unknown_views
             ):
                 break
             candidates *= 4
@@ -367,10 +329,10 @@ class SearchMixin:
         """The round ids of a session's events, in history order."""
         return [
             r
-            for (r,) in self.db.fetchall(
+            for (r,) in self.state.db.fetchall(
                 "SELECT round_id FROM adamm_events WHERE user_id = ? AND "
                 'session_id = ? ORDER BY "order"',
-                [self.user_id, session_id],
+                [self.state.user_id, session_id],
             )
         ]
 
@@ -407,18 +369,21 @@ class SearchMixin:
         once per state of the level); None when lexical search is off.
         """
         dense = level.scores(
-            q_text, q_visual, self.config.text_weight, self.config.visual_weight
+            q_text,
+            q_visual,
+            self.state.config.text_weight,
+            self.state.config.visual_weight,
         )
-        if query is None or not self.config.lexical_search or not level.nodes:
+        if query is None or not self.state.config.lexical_search or not level.nodes:
             return dense, dense, None
         if level.lexical is None:
-            index = LexicalIndex(stop_words=self._lexical.stop_words)
+            index = LexicalIndex(stop_words=self.state.lexical.stop_words)
             index.add([lexical_text(n.description) for n in level.nodes])
             level.lexical = index
         lexical = np.zeros(len(level.nodes))
         for i, v in self._lexical_scores(level.lexical, query).items():
             lexical[i] = v
-        w = self.config.lexical_weight
+        w = self.state.config.lexical_weight
         return (1 - w) * dense + w * lexical, dense, lexical
 
     def _node_scores(
@@ -433,8 +398,8 @@ class SearchMixin:
                 q_visual,
                 n.text_vec,
                 n.visual_vec,
-                self.config.text_weight,
-                self.config.visual_weight,
+                self.state.config.text_weight,
+                self.state.config.visual_weight,
             )
             for n in nodes
         ]
@@ -452,7 +417,7 @@ class SearchMixin:
             )
         _require_positive(result_budget, "result_budget")
         q_text, q_visual = self._query_vectors(query_content)
-        with self.state_lock:
+        with self.state.state_lock:
             return self._semantic_match(
                 q_text, q_visual, retrieval_scope, result_budget, query_content
             )
@@ -471,11 +436,11 @@ class SearchMixin:
             )
             best = sorted(parts.items(), key=lambda x: (-x[1][0], x[0]))
             best = best[:result_budget]
-            found = self.hierarchy.events.many_at(pos for pos, _ in best)
+            found = self.state.hierarchy.events.many_at(pos for pos, _ in best)
             return [
                 self._unit_of(ev, *p) for ev, (_, p) in zip(found, best, strict=True)
             ]
-        h = self.hierarchy
+        h = self.state.hierarchy
         level = h.node_vectors(retrieval_scope)
         fused, dense, lexical = self.node_parts(level, q_text, q_visual, query)
         top = np.argsort(-fused, kind="stable")[:result_budget]
@@ -535,10 +500,10 @@ class SearchMixin:
         self, query_content: str, result_budget: int = 10, window: int | None = None
     ) -> list[MemoryUnit]:
         """EventLocate: the best events, each with its neighbours in its session."""
-        w = self.config.event_window if window is None else window
+        w = self.state.config.event_window if window is None else window
         _require_positive(result_budget, "result_budget")
         q_text, q_visual = self._query_vectors(query_content)
-        with self.state_lock:
+        with self.state.state_lock:
             units = self._semantic_match(
                 q_text, q_visual, "event", result_budget, query_content
             )
@@ -552,7 +517,7 @@ class SearchMixin:
         at = session.index(unit.unit_id)
         around = [r for r in session[max(0, at - w) : at + w + 1] if r != unit.unit_id]
         unit.neighbours = [
-            self._unit_of(ev, 0.0) for ev in self.hierarchy.events.many(around)
+            self._unit_of(ev, 0.0) for ev in self.state.hierarchy.events.many(around)
         ]
 
     def retrieve_rounds(
@@ -566,7 +531,7 @@ class SearchMixin:
         """
         _require_positive(k, "k")
         q_text, q_visual = self._query_vectors(query)
-        with self.state_lock:
+        with self.state.state_lock:
             return self._retrieve_rounds(q_text, q_visual, k, hierarchical, query)
 
     def _retrieve_rounds(
@@ -578,9 +543,9 @@ class SearchMixin:
         query: str | None = None,
     ) -> list[str]:
         scores = self.event_scores(q_text, q_visual, max(100, 10 * k), query)
-        if hierarchical and self.config.episode_context_weight > 0:
-            g = self.config.episode_context_weight
-            h = self.hierarchy
+        if hierarchical and self.state.config.episode_context_weight > 0:
+            g = self.state.config.episode_context_weight
+            h = self.state.hierarchy
             level = h.node_vectors("episode")
             fused = self.node_parts(level, q_text, q_visual, query)[0]
             at = {n.episode_id: i for i, n in enumerate(level.nodes)}  # type: ignore[union-attr]
@@ -590,4 +555,14 @@ class SearchMixin:
                     continue
                 scores[pos] = (1 - g) * scores[pos] + g * float(fused[at[ep_id]])
         best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
-        return [self.hierarchy.events.ids[pos] for pos, _ in best]
+        return [self.state.hierarchy.events.ids[pos] for pos, _ in best]
+
+
+__all__ = [
+    "MemoryUnit",
+    "Parts",
+    "RetrievalSearcher",
+    "Scope",
+    "StateLock",
+    "fuse_lexical",
+]

@@ -1,4 +1,4 @@
-"""Reading stored rounds (with their images) back as :class:`Round` values."""
+"""Stored rounds: read back as :class:`Round` values, selected, deleted."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def undated_runs(
     the user's dated rounds (one pass over them), PostgreSQL probes the index
     of dated rounds (``adamm_rounds_dated``) per position.
     """
-    if db.engine == "postgres":
+    if not db.asof_joins:
         sql = (
             f"WITH u AS (SELECT DISTINCT o FROM ({undated_orders}) AS q(o)), "
             'p AS (SELECT o, (SELECT max(r."order") FROM adamm_rounds r '
@@ -149,3 +149,67 @@ def undated_runs(
         (int(first), int(last), after, before)
         for first, last, after, before in db.fetchall(sql, params)
     ]
+
+
+def round_ids(
+    db: MemoryDatabase,
+    user_id: str,
+    *,
+    among: Sequence[str] | None = None,
+    session_id: str | None = None,
+    before: datetime | None = None,
+) -> list[str]:
+    """The user's stored round ids, in history order: all, or those of one selector.
+
+    ``among`` keeps the listed ids that are stored; ``session_id`` one session's;
+    ``before`` the rounds dated earlier (undated rounds are not selected).
+    """
+    sql = "SELECT round_id FROM adamm_rounds WHERE user_id = ?"
+    params: list[Any] = [user_id]
+    if among is not None:
+        sql += " AND round_id IN (SELECT unnest(?::VARCHAR[]))"
+        params.append([str(r) for r in among])
+    elif session_id is not None:
+        sql += " AND session_id = ?"
+        params.append(session_id)
+    elif before is not None:
+        sql += " AND time < ?"
+        params.append(before)
+    return [r for (r,) in db.fetchall(sql + ' ORDER BY "order"', params)]
+
+
+def delete_rounds(db: MemoryDatabase, user_id: str, ids: Sequence[str]) -> None:
+    """Delete stored rounds and their images.
+
+    What was derived from them is the memories' to remove first.
+    """
+    for table in ("adamm_images", "adamm_rounds"):
+        db.execute(
+            f"DELETE FROM {table} WHERE user_id = ? AND round_id IN "
+            "(SELECT unnest(?::VARCHAR[]))",
+            [user_id, list(ids)],
+        )
+
+
+def indexed_rounds(db: MemoryDatabase, user_id: str, ids: Sequence[str]) -> int:
+    """How many events of these rounds the retrieval memory holds."""
+    return int(
+        db.fetchall(
+            "SELECT count(*) FROM adamm_events WHERE user_id = ? AND round_id IN "
+            "(SELECT unnest(?::VARCHAR[]))",
+            [user_id, list(ids)],
+        )[0][0]
+    )
+
+
+def has_user(db: MemoryDatabase, user_id: str) -> bool:
+    """Whether any round of ``user_id`` is stored."""
+    return bool(
+        db.fetchall("SELECT 1 FROM adamm_rounds WHERE user_id = ? LIMIT 1", [user_id])
+    )
+
+
+def last_round_time(db: MemoryDatabase, user_id: str) -> datetime | None:
+    """When the user's latest dated round happened (None: no dated round)."""
+    row = db.fetchall("SELECT max(time) FROM adamm_rounds WHERE user_id = ?", [user_id])
+    return row[0][0] if row else None

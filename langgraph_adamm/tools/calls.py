@@ -4,37 +4,77 @@ One implementation serves the query graph's executor and the LangChain tools:
 arguments are validated by pydantic models, the cost of a call is checked
 against what is left of the budget before it runs, and the outcome carries a
 JSON-ready result, its cost, the evidence round ids and a one-line summary.
+The tool names come from the registry, :mod:`langgraph_adamm.tools.names`
+(``ToolName``, ``ANALYTIC_TOOLS`` and ``RETRIEVAL_TOOLS`` stay importable from
+here).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langgraph_adamm.analytic import operators
 from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.schemas import WireModel
+from langgraph_adamm.tools.names import ANALYTIC_TOOLS as ANALYTIC_TOOLS
+from langgraph_adamm.tools.names import (
+    COMPUTE,
+    EVENT_LOCATE,
+    FILTER,
+    LOOKUP,
+    RANK,
+    SEMANTIC_MATCH,
+    TOOL_NAMES,
+)
+from langgraph_adamm.tools.names import RETRIEVAL_TOOLS as RETRIEVAL_TOOLS
+from langgraph_adamm.tools.names import ToolName as ToolName
 
 if TYPE_CHECKING:
-    from langgraph_adamm.memory import Memory
+    from langgraph_adamm.retrieval.search import MemoryUnit
 
-ToolName = Literal[
-    "lookup", "filter", "compute", "rank", "semantic_match", "event_locate"
-]
-TOOL_NAMES: tuple[str, ...] = (
-    "lookup",
-    "filter",
-    "compute",
-    "rank",
-    "semantic_match",
-    "event_locate",
-)
-ANALYTIC_TOOLS = frozenset({"lookup", "filter", "compute", "rank"})
-RETRIEVAL_TOOLS = frozenset({"semantic_match", "event_locate"})
 MAX_QUERY_CHARS = 2000
+
+
+class ToolMemory(Protocol):
+    """What the six tools read of a memory (:class:`Memory` is one)."""
+
+    @property
+    def retrieval(self) -> object | None:
+        """The retrieval memory; only tested for None (retrieval off)."""
+        ...
+
+    def lookup(self, args: Any) -> operators.RowsResult:
+        """Lookup."""
+        ...
+
+    def filter(self, args: Any) -> operators.RowsResult:
+        """Filter."""
+        ...
+
+    def compute(self, args: Any) -> operators.ComputeResult:
+        """Compute."""
+        ...
+
+    def rank(self, args: Any) -> operators.RowsResult:
+        """Rank."""
+        ...
+
+    def semantic_match(
+        self, query_content: str, retrieval_scope: Any = ..., result_budget: int = ...
+    ) -> Sequence[MemoryUnit]:
+        """SemanticMatch."""
+        ...
+
+    def event_locate(
+        self, query_content: str, result_budget: int = ...
+    ) -> Sequence[MemoryUnit]:
+        """EventLocate."""
+        ...
 
 
 class SemanticMatchArgs(WireModel):
@@ -55,27 +95,27 @@ class EventLocateArgs(WireModel):
 
 
 ARG_MODELS: dict[str, type[BaseModel]] = {
-    "lookup": operators.LookupArgs,
-    "filter": operators.FilterArgs,
-    "compute": operators.ComputeArgs,
-    "rank": operators.RankArgs,
-    "semantic_match": SemanticMatchArgs,
-    "event_locate": EventLocateArgs,
+    LOOKUP: operators.LookupArgs,
+    FILTER: operators.FilterArgs,
+    COMPUTE: operators.ComputeArgs,
+    RANK: operators.RankArgs,
+    SEMANTIC_MATCH: SemanticMatchArgs,
+    EVENT_LOCATE: EventLocateArgs,
 }
 
 TOOL_DESCRIPTIONS: dict[str, str] = {
-    "lookup": (
+    LOOKUP: (
         "Lookup: rows of an analytic table whose columns equal given values, e.g. "
         "the sleep record of one date. Arguments: table, key_values "
         "{column: value}, result_budget (rows to return). Exact, not fuzzy."
     ),
-    "filter": (
+    FILTER: (
         "Filter: rows of an analytic table that satisfy column filters "
         "(=, !=, <, <=, >, >=, between [low, high], in [..], contains). Use it to "
         "list records; use compute to aggregate them. Arguments: table, "
         "column_filters, result_budget."
     ),
-    "compute": (
+    COMPUTE: (
         "Compute: an exact aggregate over EVERY matching row of an analytic table "
         "- count, sum, avg, min, max, median, first, latest, change (latest minus "
         "first). Use it for averages, totals, counts and extremes; it returns the "
@@ -88,7 +128,7 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "- 'average sleep per week', 'total spent per shop'; each group costs 1 "
         "of the budget (result_budget caps the groups)."
     ),
-    "rank": (
+    RANK: (
         "Rank: the rows with the highest (desc) or lowest (asc) value of an "
         "expression, e.g. the day with the best score or the biggest expense. "
         "Arguments: table, target_column_expression, order, "
@@ -98,13 +138,13 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "day/week/month/year) and operator (sum, count, avg, min, max, median; "
         "count needs no expression)."
     ),
-    "semantic_match": (
+    SEMANTIC_MATCH: (
         "SemanticMatch: memories (events = single rounds, episodes, topics) whose "
         "content matches a query, for open questions about what was said or shown "
         "that no table holds. Arguments: query_content, retrieval_scope "
         "(event|episode|topic), result_budget."
     ),
-    "event_locate": (
+    EVENT_LOCATE: (
         "EventLocate: the rounds where something happened, each with the rounds "
         "around it and their times - for 'when did I ...' questions, or to find a "
         "time that bounds a later compute. Arguments: query_content, "
@@ -148,7 +188,7 @@ def requested_units(tool: str, args: BaseModel) -> int:
     A grouped Compute returns one value per group, and a group costs what a row
     costs.
     """
-    if tool == "compute" and getattr(args, "group_by", None) is None:
+    if tool == COMPUTE and getattr(args, "group_by", None) is None:
         return 1
     return int(getattr(args, "result_budget", 1))
 
@@ -195,7 +235,7 @@ def _short(value: Any) -> str:
 
 
 def run_tool(
-    memory: Memory, tool: str, arguments: Any, *, budget_left: int | None = None
+    memory: ToolMemory, tool: str, arguments: Any, *, budget_left: int | None = None
 ) -> ToolOutcome:
     """Validate, check the budget, and run one tool call.
 
@@ -215,8 +255,8 @@ def run_tool(
             else "The shared budget is spent; answer from the results so far."
         )
     plain = args.model_dump(mode="json", exclude_none=True)
-    if tool == "compute" and plain.get("group_by") is not None:
-        res = memory.compute(args)  # type: ignore[arg-type]
+    if tool == COMPUTE and plain.get("group_by") is not None:
+        res = memory.compute(args)
         groups = res.groups or []
         evidence = _dedupe([r for g in groups for r in g["sources"]])
         unit = f" {res.unit}" if res.unit else ""
@@ -234,8 +274,8 @@ def run_tool(
             evidence,
             summary,
         )
-    if tool == "compute":
-        res = memory.compute(args)  # type: ignore[arg-type]
+    if tool == COMPUTE:
+        res = memory.compute(args)
         evidence = _dedupe([r.get("source", "") for r in res.contributing_rows])
         unit = f" {res.unit}" if res.unit else ""
         summary = (
@@ -245,11 +285,11 @@ def run_tool(
         return ToolOutcome(
             tool, plain, res.model_dump(mode="json"), 1, evidence, summary
         )
-    if tool in ("lookup", "filter", "rank"):
+    if tool in (LOOKUP, FILTER, RANK):
         run: dict[str, Any] = {
-            "lookup": memory.lookup,
-            "filter": memory.filter,
-            "rank": memory.rank,
+            LOOKUP: memory.lookup,
+            FILTER: memory.filter,
+            RANK: memory.rank,
         }
         rows = run[tool](args)
         if rows.group_by is not None:
@@ -271,7 +311,7 @@ def run_tool(
         evidence = _dedupe([r.get("source", "") for r in rows.rows])
         total = rows.row_count if rows.row_count is not None else len(rows.rows)
         summary = f"{len(rows.rows)} of {total} rows of {rows.table}"
-        if tool == "rank" and rows.rows:
+        if tool == RANK and rows.rows:
             top = rows.rows[0]
             summary += (
                 f"; top: {_short({k: v for k, v in top.items() if k != 'order'})}"
@@ -284,7 +324,7 @@ def run_tool(
             "retrieval memory is off for this memory; SemanticMatch and EventLocate "
             "are unavailable"
         )
-    if tool == "semantic_match":
+    if tool == SEMANTIC_MATCH:
         sm: SemanticMatchArgs = args  # type: ignore[assignment]
         units = memory.semantic_match(
             sm.query_content, sm.retrieval_scope, sm.result_budget

@@ -23,19 +23,12 @@ from pydantic import ConfigDict, Field, ValidationError
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.schemas import WireModel
 from langgraph_adamm.tools.calls import ARG_MODELS, TOOL_DESCRIPTIONS, run_tool
+from langgraph_adamm.tools.names import ANALYTIC_TOOL_NAMES
+from langgraph_adamm.tools.names import TOOL_TITLES as TOOL_TITLES
 
 if TYPE_CHECKING:
     from langgraph_adamm.memory import Memory
 
-TOOL_TITLES: dict[str, str] = {
-    "lookup": "Lookup",
-    "filter": "Filter",
-    "compute": "Compute",
-    "rank": "Rank",
-    "semantic_match": "SemanticMatch",
-    "event_locate": "EventLocate",
-}
-"""Tool names as the paper writes them (what a model sees)."""
 MAX_OUTPUT_CHARS = 12_000
 
 
@@ -182,7 +175,7 @@ def create_memory_tools(
     """
     names = include or tuple(TOOL_TITLES)
     if include is None and memory.retrieval is None:
-        names = ("lookup", "filter", "compute", "rank")
+        names = ANALYTIC_TOOL_NAMES
     unknown = [n for n in names if n not in TOOL_TITLES]
     if unknown:
         raise AdaMMError(f"unknown tools {unknown}; choose from {list(TOOL_TITLES)}")

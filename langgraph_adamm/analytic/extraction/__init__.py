@@ -7,7 +7,7 @@ from langgraph_adamm.analytic.extraction.base import (
     make_observation,
 )
 from langgraph_adamm.analytic.extraction.llm import LLMExtractor
-from langgraph_adamm.analytic.extraction.rules import RuleExtractor
+from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
 
 __all__ = [
     "Extractor",

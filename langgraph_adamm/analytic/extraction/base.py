@@ -119,8 +119,12 @@ class Extractor(Protocol):
         ...
 
 
-class SyncExtractorMixin:
-    """Gives a synchronous extractor an async form that runs it in a thread."""
+class SyncExtractor:
+    """A synchronous extractor; its async form runs it in a thread.
+
+    Subclasses implement :meth:`extract`; :meth:`aextract` calls it without
+    blocking the event loop.
+    """
 
     def extract(self, round_: Round) -> list[Observation]:  # pragma: no cover
         """Implemented by the extractor."""

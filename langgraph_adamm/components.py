@@ -1,0 +1,148 @@
+"""What every user's view of one memory database shares, built once.
+
+A :class:`~langgraph_adamm.memory.Memory` is one user's view over these parts:
+the database, the configuration, the chat model as the roles call it, the
+extractor, the table describer, and the retrieval encoders, which load on first
+use (opening a memory for analytic calls costs no model load) and are then
+shared by every user's retrieval memory. The views of other users of the same
+database are kept here too, so that each is built once.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from langgraph_adamm.analytic.extraction.base import Extractor
+from langgraph_adamm.analytic.extraction.llm import LLMExtractor
+from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
+from langgraph_adamm.analytic.table_descriptions import LLMDescriber, OfflineDescriber
+from langgraph_adamm.chat import StructuredModel
+from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.retrieval.encoders import (
+    DEFAULT_TEXT_MODEL,
+    SentenceTransformerEncoder,
+    TextEncoder,
+    VisualEncoder,
+    load_visual_encoder,
+    retrieval_available,
+    vision_available,
+    warn_once,
+)
+from langgraph_adamm.retrieval.hierarchy_descriptions import LLMHierarchyDescriber
+from langgraph_adamm.retrieval.memory import RetrievalMemory
+from langgraph_adamm.storage.database import MemoryDatabase
+
+if TYPE_CHECKING:
+    from langgraph_adamm.memory import Memory
+
+
+class SharedParts:
+    """The parts every user's view of one database shares.
+
+    Args:
+        db: The open database.
+        config: Parameters.
+        llm: The chat model as the roles call it (None: offline).
+        extractor: Overrides the extractor chosen from ``llm``.
+        retrieval: Build retrieval memories: None when their packages are
+            installed, False never.
+        text_encoder: An encoder, a sentence-transformers model name, or None
+            for the packaged MiniLM.
+        visual_encoder: An encoder, an open_clip model name, ``"default"`` or None.
+        wait: Seconds a writer waits for another process writing the same user.
+    """
+
+    def __init__(
+        self,
+        db: MemoryDatabase,
+        config: AdaMMConfig,
+        llm: StructuredModel | None,
+        extractor: Extractor | None,
+        retrieval: bool | None,
+        text_encoder: TextEncoder | str | None,
+        visual_encoder: VisualEncoder | str | None,
+        wait: float,
+    ) -> None:
+        self.db = db
+        self.config = config
+        self.llm = llm
+        self.wait = wait
+        self.extractor: Extractor = extractor or (
+            LLMExtractor(llm, max_attempts=config.extraction_retries)
+            if llm is not None
+            else RuleExtractor()
+        )
+        self.describer = LLMDescriber(llm) if llm is not None else OfflineDescriber()
+        self.hierarchy_describer = (
+            LLMHierarchyDescriber(llm) if llm is not None else None
+        )
+        self.retrieval_enabled = retrieval
+        self._encoder_spec = (text_encoder, visual_encoder)
+        self._encoders: tuple[TextEncoder, VisualEncoder | None] | None = None
+        self._encoders_lock = threading.Lock()
+        self.views: dict[str, Memory] = {}
+        """Views of other users of this database, by user id."""
+        self.views_lock = threading.Lock()
+
+    @property
+    def encoders_given(self) -> bool:
+        """Whether the encoders came as objects (nothing to load)."""
+        text = self._encoder_spec[0]
+        return not (text is None or isinstance(text, str))
+
+    def open_retrieval(self, user_id: str) -> RetrievalMemory | None:
+        """A user's retrieval memory, or None when it is off.
+
+        On by default when its packages are installed; the encoders load on
+        the first call and serve every later one.
+        """
+        if self.retrieval_enabled is False:
+            return None
+        if self.retrieval_enabled is None and not retrieval_available():
+            warn_once(
+                "retrieval-missing",
+                "retrieval memory is off: install 'langgraph-adamm[retrieval]' "
+                "(sentence-transformers, faiss) to turn it on",
+            )
+            return None
+        text, visual = self._loaded_encoders()
+        return RetrievalMemory(
+            self.db,
+            user_id,
+            text_encoder=text,
+            visual_encoder=visual,
+            config=self.config,
+            describer=self.hierarchy_describer,
+        )
+
+    def _loaded_encoders(self) -> tuple[TextEncoder, VisualEncoder | None]:
+        with self._encoders_lock:
+            if self._encoders is None:
+                self._encoders = self._load_encoders(*self._encoder_spec)
+            return self._encoders
+
+    def _load_encoders(
+        self, text_encoder: Any, visual_encoder: Any
+    ) -> tuple[TextEncoder, VisualEncoder | None]:
+        text = (
+            SentenceTransformerEncoder(
+                text_encoder or DEFAULT_TEXT_MODEL, backend=self.config.text_backend
+            )
+            if text_encoder is None or isinstance(text_encoder, str)
+            else text_encoder
+        )
+        visual: VisualEncoder | None
+        if visual_encoder == "default":
+            visual = load_visual_encoder() if vision_available() else None
+            if not vision_available():
+                warn_once(
+                    "visual-missing",
+                    "no visual encoder (install 'langgraph-adamm[vision]'); retrieval "
+                    "runs text-only, with captions and OCR text standing for images",
+                )
+        elif isinstance(visual_encoder, str):
+            visual = load_visual_encoder(visual_encoder)
+        else:
+            visual = visual_encoder
+        return text, visual

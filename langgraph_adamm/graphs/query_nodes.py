@@ -1,0 +1,563 @@
+"""The query graph's nodes, closed over the graph's options.
+
+:func:`~langgraph_adamm.graphs.query.create_query_graph` wires them; the prompts
+and what the model's answers become are plain functions in
+:mod:`langgraph_adamm.graphs.model_calls`, and the memory is reached only
+through :class:`~langgraph_adamm.graphs.graph_memory.QueryMemory`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from langgraph_adamm.chat import StructuredModel, TemplatePrompt
+from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.graphs.graph_memory import QueryMemory
+from langgraph_adamm.graphs.model_calls import (
+    STEP_MODELS,
+    instantiated,
+    instantiation_prompt,
+    planned,
+    planner_prompt,
+    read_answer,
+    reader_prompt,
+    resolved,
+    template_reading,
+)
+from langgraph_adamm.graphs.run_context import (
+    NO_CONFIG,
+    AdaMMContext,
+    run_memory,
+    run_user,
+)
+from langgraph_adamm.graphs.state import QueryState, replaced
+from langgraph_adamm.graphs.step_execution import execute_step
+from langgraph_adamm.history import parse_time
+from langgraph_adamm.planning.compose import Composer
+from langgraph_adamm.planning.context import (
+    CachedEmbed,
+    ContextBuilder,
+    PlanningContext,
+)
+from langgraph_adamm.planning.llm import PlanOutput, ReaderOutput
+from langgraph_adamm.planning.rule_planner import RulePlanner
+from langgraph_adamm.tools.names import ANALYTIC_TOOLS, COMBINE, EVENT_LOCATE
+
+if TYPE_CHECKING:
+    from langgraph_adamm.forest import ForestReranker
+    from langgraph_adamm.memory import Memory
+
+# the query graph's logger, as before the nodes had a module of their own
+logger = logging.getLogger("langgraph_adamm.graphs.query")
+MAX_QUESTION_CHARS = 4000
+Rerank = Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
+"""An optional rerank stage: (question, executed steps) -> steps."""
+FOREST = "forest"
+"""``rerank="forest"``: the evidence forest (GraphMemix) over retrieval results."""
+
+
+class QueryNodes:
+    """The node functions, closed over the graph's options.
+
+    ``steps`` and ``notes`` accumulate (the ``appended`` reducer of
+    :mod:`langgraph_adamm.graphs.state`): a node returns what it adds. The
+    nodes whose work is a model call (``plan``, ``instantiate``, ``read``) have
+    an async twin (``aplan``...) that ``ainvoke`` awaits; both share their
+    prompt and result code.
+    """
+
+    def __init__(
+        self,
+        memory: QueryMemory | None,
+        model: Any,
+        rerank: Rerank | str | None,
+        *,
+        analytic: bool,
+        retrieval: bool,
+        planning_context: bool,
+        progressive: bool,
+        prompts: dict[str, str],
+        max_attempts: int,
+    ) -> None:
+        self.memory = memory
+        self.model: StructuredModel | None = model
+        self.rerank_stage = rerank
+        self.analytic = analytic
+        self.retrieval = retrieval
+        self.planning_context = planning_context
+        self.progressive = progressive
+        self.prompts = prompts
+        self.max_attempts = max_attempts
+        self._embeds: dict[int, CachedEmbed] = {}
+        self._forests: OrderedDict[int, tuple[Any, ForestReranker]] = OrderedDict()
+        self._forests_lock = threading.Lock()
+        self._contexts: OrderedDict[tuple[Any, ...], PlanningContext] = OrderedDict()
+
+    # -- helpers -------------------------------------------------------------------
+    def _base(
+        self, runtime: Runtime[AdaMMContext] | None, config: RunnableConfig | None
+    ) -> QueryMemory:
+        base: QueryMemory | None = run_memory(runtime, config, self.memory)
+        if base is None:
+            raise AdaMMError(
+                "the query graph has no memory: pass create_query_graph(memory) or "
+                "config={'configurable': {'memory': memory}}"
+            )
+        return base
+
+    def _mem(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext] | None,
+        config: RunnableConfig | None,
+    ) -> QueryMemory:
+        return self._base(runtime, config).for_user(run_user(state, runtime, config))
+
+    def _embed(self, mem: QueryMemory) -> CachedEmbed | None:
+        """The memory's text encoder, one cache per encoder for all nodes."""
+        encoder = mem.text_encoder
+        if encoder is None:  # retrieval memory is off
+            return None
+        if id(encoder) not in self._embeds:
+            self._embeds[id(encoder)] = CachedEmbed(encoder.encode)
+        return self._embeds[id(encoder)]
+
+    def _context(self, mem: QueryMemory, question: str) -> PlanningContext:
+        key = (id(mem), question, mem.version, self.planning_context)
+        ctx = self._contexts.get(key)
+        if ctx is None:
+            tables, episodes = mem.planning_cards()
+            if not (self.retrieval and mem.retrieval is not None):
+                episodes = []
+            ctx = ContextBuilder(mem.config, self._embed(mem)).build(
+                question,
+                tables if self.analytic else [],
+                episodes,
+                whole=not self.planning_context,
+                episode_scores=mem.episode_scores(question)
+                if episodes and self.planning_context
+                else None,
+            )
+            self._contexts[key] = ctx
+            while len(self._contexts) > 64:
+                self._contexts.popitem(last=False)
+        return ctx
+
+    def _allowed_in(self, mem: QueryMemory) -> Callable[[str], bool]:
+        return lambda tool: self._allowed(tool, mem)
+
+    def _allowed(self, tool: str, mem: QueryMemory) -> bool:
+        if tool == COMBINE:
+            return True
+        if tool in ANALYTIC_TOOLS:
+            return self.analytic
+        return self.retrieval and mem.retrieval is not None
+
+    def _chat(self) -> StructuredModel:
+        assert self.model is not None  # only called with a model
+        return self.model
+
+    # -- nodes ---------------------------------------------------------------------
+    def context(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Check the input, fix "now", and build the planning context."""
+        question = state.get("question")
+        out: dict[str, Any] = {
+            "question": question if isinstance(question, str) else "",
+            "plan": [],
+            "steps": replaced([]),
+            "notes": replaced([]),
+            "drafts": [],
+            "call": None,
+            "repair": None,
+            "repairs": 0,
+            "failure": None,
+            "answer_form": "value",
+            "answer_column": None,
+            "output_unit": None,
+            "unresolved": [],
+        }
+        if not isinstance(question, str) or not question.strip():
+            return out | {"failure": "The question is empty; ask something."}
+        if len(question) > MAX_QUESTION_CHARS:
+            return out | {
+                "failure": f"The question is {len(question)} characters long; the "
+                f"limit is {MAX_QUESTION_CHARS}."
+            }
+        base = self._base(runtime, config)
+        out["budget_left"] = base.config.shared_budget
+        user = run_user(state, runtime, config)
+        if user is not None and (not isinstance(user, str) or not user.strip()):
+            return out | {"failure": "user_id must be a non-empty string."}
+        if user is not None and user != base.user_id and not base.has_user(user):
+            return out | {
+                "failure": f"There is no memory for user {user!r} yet: nothing has "
+                "been stored under that user id."
+            }
+        mem = base.for_user(user)
+        raw_time = state.get("question_time")
+        if raw_time:
+            try:
+                now = parse_time(raw_time)
+            except ValueError as exc:
+                return out | {"failure": f"question_time: {exc}"}
+        else:
+            now = mem.last_round_time() or datetime.now().replace(microsecond=0)
+        out["now"] = now.isoformat()
+        if not mem.has_user(mem.user_id):
+            return out | {
+                "failure": f"The memory of user {mem.user_id!r} is empty; add a "
+                "history (Memory.ingest or add_messages) first."
+            }
+        ctx = self._context(mem, question)
+        out["context"] = ctx.to_dict()
+        out["context_text"] = ctx.render()
+        if ctx.scoring != "embedding+token" or not self.planning_context:
+            out["notes"] = replaced([ctx.note])
+        return out
+
+    def plan(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """The abstract plan: at most ``max_steps`` (goal, tool) steps."""
+        mem = self._mem(state, runtime, config)
+        if self.model is None:
+            return self._rule_plan(state, mem)
+        record = self._chat().call(
+            "planner",
+            PlanOutput,
+            self._planner_prompt(state, mem),
+            attempts=self.max_attempts,
+        )
+        return planned(record, self._allowed_in(mem), mem.config.max_steps)
+
+    async def aplan(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Async :meth:`plan`: the planner's model call is awaited."""
+        if self.model is None:  # the rule planner computes embeddings: a thread
+            return await asyncio.to_thread(self.plan, state, runtime, config)
+        mem = self._mem(state, runtime, config)
+        record = await self._chat().acall(
+            "planner",
+            PlanOutput,
+            self._planner_prompt(state, mem),
+            attempts=self.max_attempts,
+        )
+        return planned(record, self._allowed_in(mem), mem.config.max_steps)
+
+    def _planner_prompt(self, state: QueryState, mem: QueryMemory) -> TemplatePrompt:
+        return planner_prompt(
+            self.prompts["planner"],
+            state,
+            self._allowed_in(mem),
+            mem.config.max_steps,
+        )
+
+    def _rule_plan(self, state: QueryState, mem: QueryMemory) -> dict[str, Any]:
+        planner = RulePlanner(self._embed(mem))  # vectors cached in _embeds
+        composed, rp = Composer(planner).compose(
+            state["question"],
+            parse_time(state["now"]),
+            self._context(mem, state["question"]),
+        )
+        if composed.composed and all(
+            self._allowed(d["tool"], mem) for d in composed.drafts
+        ):
+            return {
+                "plan": composed.plan,
+                "drafts": composed.drafts,
+                "answer_form": composed.answer_form,
+                "answer_column": composed.answer_column,
+                "output_unit": composed.output_unit,
+                "notes": list(composed.notes),
+                "unresolved": composed.unresolved,
+            }
+        if composed.composed:
+            off = sorted({d["tool"] for d in composed.drafts} - {COMBINE})
+            return {
+                "failure": "This question needs "
+                + (
+                    "retrieval memory to find the event it names"
+                    if EVENT_LOCATE in off and not self._allowed(EVENT_LOCATE, mem)
+                    else "analytic memory"
+                )
+                + ", which is switched off.",
+                "unresolved": composed.unresolved,
+            }
+        notes = list(rp.notes)
+        if rp.analytic is not None:
+            call = rp.analytic
+            return {
+                "plan": [{"goal": call.goal, "tool": call.tool}],
+                "drafts": [{"tool": call.tool, "arguments": call.arguments}],
+                "answer_form": call.answer,
+                "answer_column": call.answer_column,
+                "output_unit": call.output_unit,
+                "notes": notes,
+                "unresolved": composed.unresolved,
+            }
+        if not self._allowed(rp.retrieval_tool, mem):
+            return {
+                "failure": "No analytic table answers this question and retrieval "
+                "memory is off.",
+                "notes": notes,
+            }
+        return {
+            "plan": [
+                {
+                    "goal": "recall memories about the question",
+                    "tool": rp.retrieval_tool,
+                }
+            ],
+            "notes": notes,
+        }
+
+    def instantiate(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Arguments for the next step, chosen after the steps before it ran."""
+        mem = self._mem(state, runtime, config)
+        if self.model is None:
+            return self._offline_call(state)
+        plan, steps = state["plan"], state.get("steps") or []
+        drafts = list(state.get("drafts") or [])
+        if not self.progressive and not drafts:
+            # every call chosen up front, before any tool runs
+            drafts = [
+                self._model_call(state, mem, i, [], None) for i in range(len(plan))
+            ]
+        if not self.progressive and state.get("repair") is None:
+            call = drafts[len(steps)]
+        else:
+            call = self._model_call(state, mem, len(steps), steps, state.get("repair"))
+        return {"call": resolved(call, steps), "drafts": drafts}
+
+    async def ainstantiate(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Async :meth:`instantiate`: the instantiation calls are awaited.
+
+        Up front (``progressive=False``) the calls are still made one after
+        another, in plan order, as :meth:`instantiate` makes them.
+        """
+        mem = self._mem(state, runtime, config)
+        if self.model is None:
+            return self._offline_call(state)
+        plan, steps = state["plan"], state.get("steps") or []
+        drafts = list(state.get("drafts") or [])
+        if not self.progressive and not drafts:
+            drafts = [
+                await self._amodel_call(state, mem, i, [], None)
+                for i in range(len(plan))
+            ]
+        if not self.progressive and state.get("repair") is None:
+            call = drafts[len(steps)]
+        else:
+            call = await self._amodel_call(
+                state, mem, len(steps), steps, state.get("repair")
+            )
+        return {"call": resolved(call, steps), "drafts": drafts}
+
+    def _offline_call(self, state: QueryState) -> dict[str, Any]:
+        """The next call without a model: the rule planner's draft, or a recall."""
+        plan, steps = state["plan"], state.get("steps") or []
+        index = len(steps)
+        drafts = list(state.get("drafts") or [])
+        if index < len(drafts):
+            return {"call": resolved(drafts[index], steps)}
+        return {
+            "call": {
+                "tool": plan[index]["tool"],
+                "arguments": {
+                    "query_content": state["question"],
+                    "result_budget": max(1, state["budget_left"]),
+                },
+            }
+        }
+
+    def _model_call(
+        self,
+        state: QueryState,
+        mem: QueryMemory,
+        index: int,
+        steps: list[dict[str, Any]],
+        repair: str | None,
+    ) -> dict[str, Any]:
+        tool, prompt = instantiation_prompt(
+            self.prompts,
+            state,
+            index,
+            steps,
+            repair,
+            budget=mem.config.shared_budget,
+            progressive=self.progressive,
+        )
+        record = self._chat().call(
+            "instantiation", STEP_MODELS[tool], prompt, attempts=self.max_attempts
+        )
+        return instantiated(tool, record)
+
+    async def _amodel_call(
+        self,
+        state: QueryState,
+        mem: QueryMemory,
+        index: int,
+        steps: list[dict[str, Any]],
+        repair: str | None,
+    ) -> dict[str, Any]:
+        tool, prompt = instantiation_prompt(
+            self.prompts,
+            state,
+            index,
+            steps,
+            repair,
+            budget=mem.config.shared_budget,
+            progressive=self.progressive,
+        )
+        record = await self._chat().acall(
+            "instantiation", STEP_MODELS[tool], prompt, attempts=self.max_attempts
+        )
+        return instantiated(tool, record)
+
+    def execute(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Run the instantiated call within what is left of the shared budget."""
+        mem = self._mem(state, runtime, config)
+        return execute_step(
+            mem,
+            state,
+            with_model=self.model is not None,
+            retrieval=self.retrieval,
+            embed=lambda: self._embed(mem),
+        )
+
+    def route(self, state: QueryState) -> str:
+        """Loop instantiate ⇄ execute until the plan is done or the budget spent."""
+        if state.get("failure"):
+            return "read"
+        if state.get("repair"):
+            return "instantiate"
+        if (
+            len(state.get("steps") or []) < len(state.get("plan") or [])
+            and state.get("budget_left", 0) > 0
+        ):
+            return "instantiate"
+        return "rerank" if self.rerank_stage is not None else "read"
+
+    def route_start(self, state: QueryState) -> str:
+        """After planning: a failure goes straight to the reader."""
+        return "read" if state.get("failure") else "instantiate"
+
+    def route_context(self, state: QueryState) -> str:
+        """After the context: a failure goes straight to the reader."""
+        return "read" if state.get("failure") else "plan"
+
+    def _forest(self, mem: QueryMemory) -> ForestReranker:
+        """One forest reranker per memory object (its catalogue is reused)."""
+        from langgraph_adamm.forest import ForestReranker
+
+        with self._forests_lock:
+            entry = self._forests.get(id(mem))
+            if entry is None or entry[0] is not mem:
+                # the forest reads the retrieval memory itself, beyond QueryMemory
+                entry = (mem, ForestReranker(cast("Memory", mem), model=self.model))
+                self._forests[id(mem)] = entry
+                while len(self._forests) > 16:
+                    self._forests.popitem(last=False)
+            self._forests.move_to_end(id(mem))
+            return entry[1]
+
+    def rerank(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """The optional rerank stage over the executed steps."""
+        assert self.rerank_stage is not None
+        steps = list(state["steps"])
+        try:
+            if self.rerank_stage == FOREST:
+                from langgraph_adamm.forest.rerank import OFFLINE_OFF_NOTE
+
+                mem = self._mem(state, runtime, config)
+                if mem.retrieval is None or not any(
+                    (s.get("result") or {}).get("units") for s in steps
+                ):
+                    return {}
+                forest = self._forest(mem)
+                if not forest.active:
+                    return {"notes": [OFFLINE_OFF_NOTE]}
+                steps, more = forest.rerank_steps(state["question"], steps)
+                return {"steps": replaced(steps), "notes": more}
+            assert callable(self.rerank_stage)
+            return {"steps": replaced(self.rerank_stage(state["question"], steps))}
+        except Exception as exc:  # noqa: BLE001 - the steps stand as they are
+            logger.exception("rerank failed")
+            return {"notes": [f"rerank failed: {exc}"]}
+
+    def read(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """The answer from the question, the plan and the tool outputs."""
+        reading = template_reading(state)
+        if self.model is None or state.get("failure"):
+            return reading
+        record = self.model.call(
+            "reader",
+            ReaderOutput,
+            reader_prompt(self.prompts["reader"], state, reading),
+            attempts=self.max_attempts,
+        )
+        return read_answer(state, reading, record)
+
+    async def aread(
+        self,
+        state: QueryState,
+        runtime: Runtime[AdaMMContext],
+        config: RunnableConfig = NO_CONFIG,
+    ) -> dict[str, Any]:
+        """Async :meth:`read`: the reader's model call is awaited."""
+        reading = template_reading(state)
+        if self.model is None or state.get("failure"):
+            return reading
+        record = await self.model.acall(
+            "reader",
+            ReaderOutput,
+            reader_prompt(self.prompts["reader"], state, reading),
+            attempts=self.max_attempts,
+        )
+        return read_answer(state, reading, record)

@@ -1,0 +1,378 @@
+"""Compositions of two sides compared: one analytic step per side, then a combine.
+
+"more in April than in March", "difference between A and B", "did it go up
+from A to B", "higher at X than at Y", "A or B": each side is a period, an
+event or a value of a column; the combine step is computed in code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from langgraph_adamm.planning.anchors import (
+    PRONOUN_EVENT,
+    Anchor,
+    anchor_filters,
+    find_anchors,
+)
+from langgraph_adamm.planning.context import PlanningContext
+from langgraph_adamm.planning.cues import (
+    AVG_CUES,
+    COMPARE_WORDS,
+    LESS_WORDS,
+    column_of,
+    measure_operator,
+)
+from langgraph_adamm.planning.dates import (
+    PHRASE_PROBE_DAY,
+    DateRange,
+    find_date_range,
+    find_date_ranges,
+)
+from langgraph_adamm.planning.rule_planner import RulePlan
+from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE, RANK
+
+if TYPE_CHECKING:
+    from langgraph_adamm.planning.compose import ComposedPlan, Composer
+
+
+_THAN_RE = re.compile(
+    rf"\b(?P<cmp>{COMPARE_WORDS})\b(?P<mid>.*?)\b(?:than|then)\b(?P<b>.*)$"
+)
+_UP_RE = re.compile(
+    r"\b(?:go(?:ne)?|went|gone)\s+up\b|\bincreas\w*|\brise\b|\brose\b|\bgrow\w*|"
+    r"\bimprov\w*|\bclimb\w*"
+)
+_DOWN_RE = re.compile(
+    r"\b(?:go(?:ne)?|went)\s+down\b|\bdecreas\w*|\bdrop\w*|\bfall\b|\bfell\b|"
+    r"\bdeclin\w*|\bshrank\b|\breduc\w*"
+)
+PERCENT_RE = re.compile(r"\bper\s*cent(?:age)?\b|\bpercent(?:age)?\b|%")
+_FROM_TO_RE = re.compile(r"\bfrom\s+(?P<a>.+?)\s+(?:to|until|till)\s+(?P<b>.+?)$")
+_BETWEEN_RE = re.compile(r"\bdifference\b.*?\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)$")
+_VS_RE = re.compile(
+    r"(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+(?P<b>.+?)$"
+)
+_SIDE_PREFIX = re.compile(r"^(?:in|during|over|on|at|for|from|between|the|of)\s+")
+
+
+def _whole_date(side: str, now: datetime | date) -> DateRange | None:
+    """The date range a comparison's side is, when the side is a date as a whole.
+
+    A side may be written bare ("March", "the 14th of March", "last week"):
+    it is read as it stands, then as "in ..." and "on ...".
+    """
+    text = _SIDE_PREFIX.sub("", _SIDE_PREFIX.sub("", side.strip()))
+    for candidate in (side, "in " + text, "on " + text):
+        dr = find_date_range(candidate, now)
+        if dr is not None and len(dr.text) >= len(candidate) - 6:
+            return dr
+    return None
+
+
+def _period_sides(a: str, b: str) -> tuple[str, str, str]:
+    """Two sides cut to their period phrases, and the measure words they held.
+
+    "my total km ridden in July" and "in June" are the periods "in July" and
+    "in June" of the measure "my total km ridden".
+    """
+    inside = []
+    sides = []
+    for side in (a, b):
+        if _whole_date(side, PHRASE_PROBE_DAY) is not None:
+            sides.append(side)  # "the 14th of March" as a whole, not "of March"
+            continue
+        found = find_date_ranges(side, PHRASE_PROBE_DAY, limit=1)
+        anchors, rest = find_anchors(side)
+        if found and found[0].text.strip() != side.strip():
+            inside.append(side.replace(found[0].text, " "))
+            sides.append(found[0].text)
+        elif anchors and anchors[0].text.strip() != side.strip():
+            inside.append(rest)
+            sides.append(anchors[0].text)
+        else:
+            sides.append(side)
+    return sides[0], sides[1], " ".join(inside)
+
+
+def read_sides(q: str) -> tuple[str, str, str, str] | None:
+    """(measure text, side A, side B, how) of a comparison, or None."""
+    m = _THAN_RE.search(q)
+    if m is not None:
+        head = q[: m.start()]
+        cmp_word = m.group("cmp")
+        how = "less" if cmp_word in LESS_WORDS else "greater"
+        if re.search(r"\bhow\s+(?:much|many)\s*$", head) or re.search(
+            r"\bhow\s+(?:much|many)\s+$", head + " "
+        ):
+            how = "difference_less" if how == "less" else "difference"
+        mid, b = m.group("mid"), m.group("b")
+        ranges = find_date_ranges(mid, date(2000, 1, 1))
+        anchors, _ = find_anchors(mid)
+        side_a = ""
+        if ranges:
+            side_a = ranges[0].text
+        elif anchors:
+            side_a = anchors[0].text
+        measure = head + " " + cmp_word + " " + mid.replace(side_a, " ")
+        if not side_a:
+            # "more at Blue Door than at Nero": categorical, read by the mapper
+            side_a = mid
+            measure = head + " " + cmp_word
+        return " ".join(measure.split()), side_a.strip(), b.strip(" ?.!"), how
+    for regex, how in ((_BETWEEN_RE, "difference"), (_VS_RE, "difference")):
+        m = regex.search(q)
+        if m is not None:
+            measure = q[: m.start("a")]
+            if regex is _BETWEEN_RE:
+                measure = measure.replace("between", " ")
+            a, b = m.group("a"), m.group("b").strip(" ?.!")
+            a, b, inside = _period_sides(a, b)
+            return " ".join((measure + " " + inside).split()), a, b, how
+    m = _FROM_TO_RE.search(q)
+    if m is not None and (
+        _UP_RE.search(q)
+        or _DOWN_RE.search(q)
+        or PERCENT_RE.search(q)
+        or re.search(r"\bchang\w*|\bdifference\b", q)
+    ):
+        if PERCENT_RE.search(q):
+            how = "percent_change"
+        elif _UP_RE.search(q) and re.match(r"^(?:did|has|have|was|is|were)\b", q):
+            how = "up"
+        elif _DOWN_RE.search(q) and re.match(r"^(?:did|has|have|was|is|were)\b", q):
+            how = "down"
+        else:
+            how = "change"
+        measure = q[: m.start()]
+        a, b, inside = _period_sides(m.group("a"), m.group("b").strip(" ?.!"))
+        return " ".join((measure + " " + inside).split()), a, b, how
+    return None
+
+
+def side_filters(
+    composer: Composer, side: str, other: str, now: datetime | date, out: ComposedPlan
+) -> list[dict[str, Any]] | None:
+    """Filters for one side given as a period or an event anchor; None: neither."""
+    dr = _whole_date(side, now)
+    if dr is not None:
+        if dr.start == date(1, 1, 1):
+            return [{"column": "time", "op": "<=", "value": dr.end.isoformat()}]
+        return [{"column": "time", "op": "between", "value": dr.filter_value()}]
+    anchors, _ = find_anchors(side)
+    if not anchors:
+        word = re.match(
+            r"^(?:ever\s+)?(since|after|before|until)\b\s*(.*)$", side.strip()
+        )
+        if word is None:
+            return None
+        event = word.group(2).strip(" ?.!")
+        if event in PRONOUN_EVENT:
+            others, _ = find_anchors(other)
+            if not others:
+                return None
+            event = others[0].events[0]
+        anchors = [
+            Anchor(
+                "before"
+                if word.group(1) == "before"
+                else "until"
+                if word.group(1) == "until"
+                else "since",
+                [event],
+                side,
+            )
+        ]
+    anchor = anchors[0]
+    if anchor.kind == "span":
+        return None
+    if anchor.events[0] in PRONOUN_EVENT:  # "... than in the week before it"
+        others, _ = find_anchors(other)
+        if not others or others[0].events[0] in PRONOUN_EVENT:
+            return None
+        anchor.events = list(others[0].events)
+    # one event located once serves both sides ("before vs after the move")
+    for i, d in enumerate(out.drafts, 1):
+        if (
+            d["tool"] == EVENT_LOCATE
+            and d["arguments"]["query_content"] in anchor.events
+        ):
+            if len(anchor.events) == 1:
+                return anchor_filters(anchor, i, now)
+    first = composer.locate_steps(out, anchor)
+    return anchor_filters(anchor, first, now)
+
+
+def compose_either(
+    composer: Composer,
+    question: str,
+    q: str,
+    now: datetime | date,
+    context: PlanningContext,
+    out: ComposedPlan,
+) -> RulePlan | None:
+    """Which of two values of one column wins ("more at A or B?").
+
+    "Did I spend more at Pizza Nostra or Golden Wok", "which have I studied
+    more, pharmacology or biochemistry": a grouped Rank over just those two
+    values, answered with the winner's name.
+    """
+    if not re.search(r"\bor\b", q) or not re.search(
+        rf"\b(?:{COMPARE_WORDS}|most|least)\b", q
+    ):
+        return None
+    plan = composer.map_part(q, now, context, values_only=True)
+    if plan.analytic is None:
+        plan = composer.map_part(q, now, context, values_only=True, operator="sum")
+    analytic = plan.analytic
+    if analytic is None:
+        return None
+    filters = list(analytic.arguments.get("optional_column_filters") or [])
+    pair = [
+        f
+        for f in filters
+        if f.get("op") == "in"
+        and isinstance(f.get("value"), list)
+        and len(f["value"]) == 2
+    ]
+    if not pair:
+        return None
+    card = context.table(analytic.arguments["table"])
+    target = analytic.arguments.get("target_column_expression")
+    column = card.column(target) if card is not None and target else None
+    op = measure_operator(q, column, column is None)
+    less = bool(re.search(rf"\b(?:{'|'.join(sorted(LESS_WORDS))}|least)\b", q))
+    args: dict[str, Any] = {
+        "table": analytic.arguments["table"],
+        "group_by": pair[0]["column"],
+        "operator": op,
+        "order": "asc" if less else "desc",
+        "optional_column_filters": filters,
+        "result_budget": 2,
+    }
+    if op != "count" and target:
+        args["target_column_expression"] = target
+    values = " or ".join(str(v) for v in pair[0]["value"])
+    out.plan.append({"goal": f"which of {values} by {op}", "tool": RANK})
+    out.drafts.append({"tool": RANK, "arguments": args})
+    out.answer_form = "group"
+    composer.check_rest(question, q, plan, context, out)
+    out.notes.extend(plan.notes)
+    return plan
+
+
+def compose_comparison(
+    composer: Composer,
+    question: str,
+    q: str,
+    now: datetime | date,
+    context: PlanningContext,
+    out: ComposedPlan,
+) -> RulePlan | None:
+    """One analytic step per side of a comparison, then the combine step."""
+    sides = read_sides(q)
+    if sides is None:
+        return None
+    measure, side_a, side_b, how = sides
+    whole = measure + " " + side_a + " " + side_b
+    probe = composer.map_part(whole, now, context, operator="avg", date_range=None)
+    if probe.analytic is None:
+        probe = composer.map_part(
+            whole, now, context, operator="count", date_range=None
+        )
+    if probe.analytic is None or probe.analytic.tool != COMPUTE:
+        return None
+    column = column_of(probe, context)
+    counted = column is None or probe.analytic.arguments["operator"] == "count"
+    op = measure_operator(q, column, counted and not AVG_CUES.search(q))
+    base = composer.map_part(measure, now, context, operator=op, date_range=None)
+    if base.analytic is None:
+        base = composer.map_part(
+            measure + " " + side_a + " " + side_b,
+            now,
+            context,
+            operator=op,
+            date_range=None,
+        )
+        if base.analytic is None:
+            return None
+    saved = (list(out.plan), list(out.drafts))
+    days = [_whole_date(side, now) for side in (side_a, side_b)]
+    if how in ("change", "up", "down") and all(
+        d is not None and d.start == d.end for d in days
+    ):
+        # "how did my score change from the 14th to the 2nd": the change
+        # (latest minus first) over that range, one step
+        return None
+    fa = side_filters(composer, side_a, side_b, now, out)
+    fb = side_filters(composer, side_b, side_a, now, out) if fa is not None else None
+    base_filters = list(base.analytic.arguments.get("optional_column_filters") or [])
+    if fa is None or fb is None:
+        out.plan, out.drafts = saved
+        # two values of one column: "higher at Blue Door than at Nero"
+        both = composer.map_part(
+            measure + " " + side_a + " " + side_b, now, context, operator=op
+        )
+        if both.analytic is None:
+            return None
+        split = [
+            f
+            for f in both.analytic.arguments.get("optional_column_filters") or []
+            if f.get("op") == "in"
+            and isinstance(f.get("value"), list)
+            and len(f["value"]) == 2
+        ]
+        if not split:
+            return None
+        flt = split[0]
+        values = sorted(
+            flt["value"],
+            key=lambda v: q.find(str(v).lower()) if str(v).lower() in q else 1 << 20,
+        )
+        base = both
+        base_filters = [
+            f
+            for f in both.analytic.arguments["optional_column_filters"]
+            if f is not flt
+        ]
+        fa = [{"column": flt["column"], "op": "=", "value": values[0]}]
+        fb = [{"column": flt["column"], "op": "=", "value": values[1]}]
+    call = base.analytic
+    assert call is not None
+    no_sides = dataclasses.replace(
+        call, arguments=dict(call.arguments, optional_column_filters=base_filters)
+    )
+    i = composer.analytic_step(out, no_sides, fa, f"'{side_a}'", f" [{side_a}]")
+    j = composer.analytic_step(out, no_sides, fb, f"'{side_b}'", f" [{side_b}]")
+    operation, left, right = {
+        "greater": ("greater", i, j),
+        "less": ("less", i, j),
+        "difference": ("difference", i, j),
+        "difference_less": ("difference", j, i),
+        "up": ("greater", j, i),
+        "down": ("less", j, i),
+        "change": ("difference", j, i),
+        "percent_change": ("percent_change", i, j),
+    }[how]
+    out.plan.append(
+        {"goal": f"{operation} of steps {left} and {right}", "tool": COMBINE}
+    )
+    out.drafts.append(
+        {
+            "tool": COMBINE,
+            "arguments": {
+                "operation": operation,
+                "left": f"${left}",
+                "right": f"${right}",
+            },
+        }
+    )
+    rest = measure
+    composer.check_rest(question, rest, base, context, out)
+    out.notes.extend(base.notes)
+    measured = call.arguments.get("target_column_expression") or "records"
+    out.notes.append(f"compared with {op} of {measured}")
+    return base

@@ -1,0 +1,266 @@
+"""What an analytic question asks for, read from its words alone (no tables).
+
+:func:`read_intent` finds the operator ("average", "longest", "how many"), the
+date range, value conditions ("over 10 km"), the unit asked in and whether a
+value, a date or a column is the answer. Mapping the intent onto the planning
+context's tables is the rule planner's (:mod:`.rules`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Literal
+
+from langgraph_adamm.analytic.values import (
+    canonical_unit,
+    parse_value,
+)
+from langgraph_adamm.planning.dates import (
+    DateRange,
+    find_date_range,
+    fix_month_spelling,
+)
+from langgraph_adamm.planning.text import STOPWORDS
+
+Answer = Literal["value", "date", "column"]
+
+_OPERATOR_WORDS: list[tuple[str, str]] = [
+    (
+        "change",
+        r"\b(?:change[ds]?|changing|difference|differ|delta|increased?|decreased?|"
+        r"drop(?:ped)?|went\s+(?:up|down)|go(?:ne)?\s+(?:up|down)|improved?|"
+        r"progress(?:ed)?|compared?\s+to)\b",
+    ),
+    (
+        "avg",
+        r"\b(?:average|avg|mean|typical(?:ly)?|on\s+average|per\s+(?:day|night))\b",
+    ),
+    ("median", r"\bmedian\b"),
+    (
+        "count",
+        r"\b(?:how\s+many|number\s+of|how\s+often|count\s+(?:of|the|all|my)|"
+        r"times)\b|^count\b",
+    ),
+    (
+        "sum",
+        r"\b(?:total|sum|altogether|in\s+all|combined|overall|cumulative)\b",
+    ),
+    (
+        "latest",
+        r"\b(?:latest|most\s+recent(?:ly)?|last|current(?:ly)?|recent|now|lately|"
+        r"newest|today'?s)\b",
+    ),
+    ("first", r"\b(?:first|earliest|initial|oldest|starting)\b"),
+    (
+        "max",
+        r"\b(?:highest|max|maximum|most|longest|biggest|largest|best|top|peak|"
+        r"greatest|heaviest|furthest|farthest|fastest|record|priciest)\b",
+    ),
+    (
+        "min",
+        r"\b(?:lowest|min|minimum|least|shortest|smallest|worst|fewest|lightest|"
+        r"cheapest|slowest)\b",
+    ),
+    ("sum", r"\bhow\s+much\b"),
+]
+_OPERATOR_RES = [(op, re.compile(p)) for op, p in _OPERATOR_WORDS]
+_WHICH_RE = re.compile(
+    r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+)?)?"
+    r"(?:(?:kind|type|sort)\s+of\s+)?([a-z]+)"
+)
+_DAY_WITH_RE = re.compile(
+    r"\b(?:day|date|night|morning|evening)\s+(?:with|of|when|that|did|had|was)\b"
+)
+WHEN_RE = re.compile(r"\bwhen\b|\bwhat\s+time\b")
+_VALUE_ASKED_RE = re.compile(
+    r"\bwhat(?:\s+(?:was|is|were|are)|'s)\s+(?:my|the|our)\s+(?:[a-z]+est|most|"
+    r"least|top|best|worst|max\w*|min\w*)\b"
+)
+""""What was my longest night of sleep": the value is asked, though a day word
+follows ("night of")."""
+_DATE_WORDS = frozenset({"day", "date", "night", "morning", "evening", "week", "time"})
+_CONDITION_OPS: list[tuple[str, str]] = [
+    (
+        ">=",
+        r"(?:at\s+least|no\s+less\s+than|not\s+less\s+than|minimum\s+of|>=|≥|"
+        r"hit|hits|reached|reach)",
+    ),
+    ("<=", r"(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|<=|≤)"),
+    (
+        ">",
+        r"(?:more\s+than|greater\s+than|over|above|longer\s+than|higher\s+than|"
+        r"bigger\s+than|larger\s+than|exceeding|beyond|>)",
+    ),
+    (
+        "<",
+        r"(?:less\s+than|fewer\s+than|under|below|shorter\s+than|lower\s+than|"
+        r"smaller\s+than|<)",
+    ),
+    ("=", r"(?:exactly|equal\s+to)"),
+]
+_NUM = r"[$€£]?\s?-?\d[\d,]*(?:\.\d+)?(?:\s?k\b)?\s*(?:%|[$€£]|[a-z]+(?:/[a-z]+)?)?"
+_PREFIX_COND = re.compile(
+    r"(?P<op>"
+    + "|".join(f"(?:{p})" for _, p in _CONDITION_OPS)
+    + rf")\s+(?P<val>{_NUM})"
+)
+_SUFFIX_COND = re.compile(
+    rf"(?P<val>{_NUM})\s*(?P<op>or\s+(?:more|above|higher|longer|greater|over|"
+    r"less|fewer|below|lower|under|shorter)|plus|\+)"
+)
+_IN_UNIT_RE = re.compile(r"\bin\s+([a-z%$€£]+)\b")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A value condition read from the question ("more than 10 km")."""
+
+    op: str
+    number: float
+    unit: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a question asks, before it is mapped onto any table."""
+
+    operator: str | None
+    answer: Answer
+    date_range: DateRange | None
+    conditions: tuple[Condition, ...]
+    which_word: str | None
+    output_unit: str | None
+    text: str
+    """The question, lower-cased, without its date phrase and value conditions."""
+    operators: tuple[tuple[str, str], ...] = ()
+    """Every operator the words suggest, most likely first, with the words."""
+    count_noun: str | None = None
+    """What "how many"/"number of" counts ("days", "runs", "steps")."""
+    now: datetime | None = None
+    """The question's time: a range that ends today ends at it."""
+
+
+def unit_of(word: str) -> str | None:
+    """The canonical unit a question word names ("km", "$", "percent"), or None."""
+    unit = canonical_unit(word)
+    if unit is None and word in ("$", "dollars", "dollar", "usd", "bucks"):
+        return "USD"
+    if unit is None and word in ("%", "percent", "pct"):
+        return "%"
+    return unit
+
+
+def _conditions(rest: str) -> list[Condition]:
+    found: list[Condition] = []
+    for regex in (_PREFIX_COND, _SUFFIX_COND):
+        for m in regex.finditer(rest):
+            raw = m.group("val").strip()
+            text = m.group(0)
+            tail = re.search(r"\s+([a-z]+)$", raw)
+            if tail and tail.group(1) in STOPWORDS:  # "over $25 at ..." is no unit
+                raw = raw[: tail.start()]
+                text = (
+                    text[: text.rfind(tail.group(0))] if regex is _PREFIX_COND else text
+                )
+            parsed = parse_value(re.sub(r"(\d)\s?k\b", r"\g<1>000", raw))
+            if parsed.number is None:
+                continue
+            unit = parsed.unit
+            if unit is not None and unit_of(unit) is not None:
+                unit = unit_of(unit)
+            found.append(
+                Condition(_condition_op(m.group("op")), parsed.number, unit, text)
+            )
+    return found
+
+
+def read_intent(question: str, now: datetime | date) -> Intent:
+    """The operator, answer form, date range and conditions of a question."""
+    q = " ".join(fix_month_spelling(question).lower().split())
+    date_range = find_date_range(q, now)
+    rest = q.replace(date_range.text.lower(), " ") if date_range else q
+    conditions = _conditions(rest)
+    for c in conditions:
+        rest = rest.replace(c.text, " ")
+    found: list[tuple[str, str]] = []
+    for op, regex in _OPERATOR_RES:
+        m = regex.search(rest)
+        if m is not None:
+            found.append((op, m.group(0)))
+    if found and found[0][0] == "latest" and not re.search(r"\bmost\s+recent", rest):
+        if re.search(r"\bfirst\b.*\blast\b", rest):  # "from the first to the last"
+            found.insert(0, ("change", "first ... last"))
+    count_noun = None
+    count_at = next((i for i, (op, _) in enumerate(found) if op == "count"), None)
+    if count_at is not None:
+        noun = re.search(
+            r"\b(?:how\s+many|number\s+of|count\s+of)\s+([a-z]+(?:[\s-][a-z]+)?)", rest
+        )
+        count_noun = None
+        if noun:  # "blood pressure readings": up to two words, stopwords dropped
+            kept = [w for w in re.split(r"[\s-]", noun.group(1)) if w not in STOPWORDS]
+            count_noun = " ".join(kept) or None
+        first_word = count_noun.split()[0] if count_noun else ""
+        if count_noun and unit_of(first_word) is not None and not conditions:
+            # "how many hours/km": a quantity, not a number of records
+            found.pop(count_at)
+            if not any(
+                op in ("avg", "median", "max", "min", "first", "latest")
+                for op, _ in found
+            ):
+                found.insert(0, ("sum", first_word))
+            count_noun = None
+        else:  # "number of days with avg glucose below 150" counts records
+            found.insert(0, found.pop(count_at))
+    if (
+        not found
+        and date_range is not None
+        and re.search(r"\bhow\s+(?:far|long|much\s+time)\b", rest)
+    ):  # "how far did I run during the week of the 16th": the distance in all
+        found.append(("sum", "how far"))
+    if not found and re.search(r"\b(?:spen[dt]|paid|pay|cost)\b", rest):
+        found.append(("sum", "spent"))  # "what did I spend on coffees": a total
+    operator = found[0][0] if found else None
+    which = None
+    answer: Answer = "value"
+    superlative = any(op in ("max", "min") for op, _ in found)
+    which_match = _WHICH_RE.search(rest)
+    if superlative and (
+        WHEN_RE.search(rest)
+        or (_DAY_WITH_RE.search(rest) and not _VALUE_ASKED_RE.search(rest))
+        or (which_match and which_match.group(1) in _DATE_WORDS)
+    ):
+        answer = "date"
+    elif superlative and which_match and which_match.group(1) not in STOPWORDS:
+        answer, which = "column", which_match.group(1)
+    out_unit = None
+    for m in _IN_UNIT_RE.finditer(rest):
+        unit = unit_of(m.group(1))
+        if unit is not None:
+            out_unit = unit
+    return Intent(
+        operator,
+        answer,
+        date_range,
+        tuple(conditions),
+        which,
+        out_unit,
+        rest,
+        tuple(found),
+        count_noun,
+        now if isinstance(now, datetime) else None,
+    )
+
+
+def _condition_op(text: str) -> str:
+    t = " ".join(text.split())
+    if t.startswith("or ") or t in ("plus", "+"):
+        more = re.search(r"more|above|higher|longer|greater|over|plus|\+", t)
+        return ">=" if more else "<="
+    for op, pattern in _CONDITION_OPS:
+        if re.fullmatch(pattern, t):
+            return op
+    return "="

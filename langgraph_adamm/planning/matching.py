@@ -1,0 +1,234 @@
+"""How well a question's words name a table, a column, a unit or a value.
+
+Scores the rule planner uses to map a question onto the tables of the planning
+context through their metadata: column and table names (with abbreviations
+and acronyms), the words records are written with, units and column values.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from langgraph_adamm.analytic.values import (
+    convert_units,
+    convertible,
+)
+from langgraph_adamm.planning.context import (
+    ColumnCard,
+    TableCard,
+)
+from langgraph_adamm.planning.intent import (
+    Condition,
+    unit_of,
+)
+from langgraph_adamm.planning.text import (
+    STOPWORDS,
+    initials,
+    name_acronyms,
+    stem,
+    words,
+)
+
+_OPERATOR_TOKENS = frozenset(
+    stem(w)
+    for w in (
+        "average avg mean typical median total sum overall combined latest last "
+        "current recent first earliest highest max maximum most longest biggest "
+        "largest best top peak lowest min minimum least shortest smallest worst "
+        "fewest change difference number count"
+    ).split()
+)
+_GENERIC_MEASURE = frozenset({"total", "overall", "daily", "net", "all"})
+_HOW_DIMENSION = {"far": "km", "long": "min", "heavy": "kg"}
+_COMPARATIVE_DIMENSION = {
+    "further": "km",
+    "farther": "km",
+    "furthest": "km",
+    "farthest": "km",
+    "heavier": "kg",
+    "heaviest": "kg",
+}
+"""Comparatives that name a dimension ("ride further": a length)."""
+""""how far" asks for a length, "how long" a duration, "how heavy" a mass."""
+_NAME_FILLER = frozenset({"log", "value", "a"})
+
+
+def is_abbreviation(token: str, word: str) -> bool:
+    """Whether a column token abbreviates a word: avg/average, temp/temperature."""
+    if len(token) < 3 or len(token) >= len(word) or token[0] != word[0]:
+        return False
+    it = iter(word)
+    return all(ch in it for ch in token)
+
+
+@dataclass
+class QuestionTokens:
+    """Tokens of a question prepared once for matching."""
+
+    words: list[str]
+    stems: list[str]
+    acronyms: set[str]
+    how: list[str]
+    """Words after "how" ("how far", "how long")."""
+
+    @classmethod
+    def of(cls, text: str) -> QuestionTokens:
+        """The tokens of a question's text."""
+        ws = [w for w in words(text) if w not in ("s", "t")]
+        content = [w for w in ws if w not in STOPWORDS]
+        acr = set(initials(content, 2)) | set(initials(content, 3))
+        how = [ws[i + 1] for i, w in enumerate(ws[:-1]) if w == "how"]
+        return cls(ws, [stem(w) for w in content], acr, how)
+
+    def token_hit(self, token: str) -> float:
+        """How strongly the question names one token of a name (0: not at all)."""
+        t = stem(token)
+        if t in self.stems:
+            return 0.25 if t in _OPERATOR_TOKENS else 1.0
+        if token in self.acronyms:
+            return 1.0
+        if any(is_abbreviation(token, w) for w in self.stems):
+            return 0.25 if token in _OPERATOR_TOKENS else 0.9
+        return 0.0
+
+
+def naming_score(q: QuestionTokens, name: str) -> float:
+    """How well a question names a column or table (0: not at all)."""
+    named = [t for t in words(name) if t not in _NAME_FILLER]
+    tokens = named
+    if not tokens:
+        return 0.0
+    if name_acronyms(named) & set(q.words):
+        return 1.0 + 0.1 * len(tokens)
+    hits = [q.token_hit(t) for t in tokens]
+    found = sum(hits)
+    if found == 0:
+        return 0.0
+    bonus = 0.05 * sum(
+        1 for t, h in zip(tokens, hits, strict=True) if not h and t in _GENERIC_MEASURE
+    )
+    return found / len(tokens) + 0.1 * found + bonus
+
+
+def value_in(text: str, value: str) -> bool:
+    """Whether the question names a column value ("cafe luna", "running" ~ run)."""
+    v = value.strip().lower()
+    if len(v) < 2 or v in STOPWORDS or v.isdigit():
+        return False
+    if re.search(rf"(?<![\w]){re.escape(v)}(?:s|es)?(?![\w])", text):
+        return True
+    want = [stem(w) for w in words(v)]
+    have = [stem(w) for w in words(text)]
+    n = len(want)
+    for i in range(len(have) - n + 1):
+        # "riding" stems to "rid": the dropped e of "ride" is allowed back
+        if all(
+            h in (w, w.rstrip("e")) for h, w in zip(have[i : i + n], want, strict=True)
+        ):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def _lead_words(table: TableCard) -> frozenset[str]:
+    """The words a table's records are written with, beside labels and values.
+
+    "Swim watch summary. Swim | Pool: ... | Lengths: 33" gives swim, watch,
+    summary: what the user calls these records, which the attribute-named
+    table (lengths_pool_log) does not say.
+    """
+    taken = {w for c in table.columns for w in words(c.name)}
+    taken |= {w for c in table.columns for v in c.values for w in words(v)}
+    lead: set[str] = set()
+    for example in table.examples:
+        for w in words(example):
+            if w.isalpha() and len(w) > 2 and w not in taken and w not in STOPWORDS:
+                if unit_of(w) is None:
+                    lead.add(w)
+    return frozenset(lead)
+
+
+def lead_score(q: QuestionTokens, table: TableCard) -> float:
+    """How many of a question's words are among a table's record words (0..1)."""
+    lead = _lead_words(table)
+    if not lead:
+        return 0.0
+    prefixes = {w[:5] for w in lead if len(w) >= 5}
+    hits = 0
+    for w in set(q.words):
+        if w in STOPWORDS or w in _OPERATOR_TOKENS:
+            continue
+        if (
+            w in lead
+            or stem(w) in {stem(x) for x in lead}
+            or (len(w) >= 5 and w[:5] in prefixes)
+        ):
+            hits += 1
+    return min(1.0, 0.5 * hits)
+
+
+def leading_names(text: str, values: tuple[str, ...]) -> list[str]:
+    """Values a question names by their first words only.
+
+    "Moss Side" names "Moss Side Leisure Centre" and "Texaco" names "Texaco
+    Glasnevin" when no other value of the column begins so.
+    """
+    found = []
+    have = words(text)
+    for v in values:
+        vw = words(v)
+        if len(vw) < 2:
+            continue
+        for n in range(len(vw) - 1, 0, -1):
+            lead = vw[:n]
+            if n == 1 and (len(lead[0]) < 5 or lead[0] in STOPWORDS):
+                continue
+            starts = [o for o in values if words(o)[:n] == lead]
+            if len(starts) != 1:
+                continue
+            if any(have[i : i + n] == lead for i in range(len(have) - n + 1)):
+                found.append(v)
+                break
+    return found
+
+
+CALENDAR_WORDS = frozenset(
+    "day days night nights week weeks month months year years d".split()
+)
+_NOT_UNIT_HINTS = CALENDAR_WORDS | {"min", "max", "m", "s", "a", "in"}
+
+
+def unit_hint(q: QuestionTokens, col: ColumnCard) -> float:
+    """Whether the question names a unit of the column ("how many km")."""
+    if not col.unit:
+        return 0.0
+    hinted = [w for w in q.words if w not in _NOT_UNIT_HINTS]
+    hinted += [_HOW_DIMENSION[w] for w in q.how if w in _HOW_DIMENSION]
+    hinted += [
+        _COMPARATIVE_DIMENSION[w] for w in q.words if w in _COMPARATIVE_DIMENSION
+    ]
+    best = 0.0
+    for w in hinted:
+        unit = unit_of(w)
+        if unit is not None and convertible(unit, col.unit):
+            # "how many km": km over a column of metres, both lengths
+            best = max(best, 0.7 if unit == col.unit else 0.6)
+    return best
+
+
+def in_plausible_range(cond: Condition, col: ColumnCard) -> bool:
+    """Whether a condition's value, in the column's unit, lies near its range."""
+    if col.low is None or col.high is None:
+        return False
+    number = cond.number
+    if cond.unit and col.unit and convertible(cond.unit, col.unit):
+        number = convert_units(number, cond.unit, col.unit)
+    span = max(col.high - col.low, 1e-9)
+    return col.low - span <= number <= col.high + span
+
+
+def columns_text(table: TableCard) -> str:
+    """A table's column names as plain words."""
+    return " ".join(" ".join(words(c.name)) for c in table.columns)

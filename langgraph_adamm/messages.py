@@ -29,14 +29,16 @@ _ROLES = {
 }
 
 
-def _role(message: Any) -> str | None:
+def message_role(message: Any) -> str | None:
+    """A message's role ("human" or "ai"), or None for other kinds."""
     kind = getattr(message, "type", None)
     if kind is None and isinstance(message, dict):
         kind = message.get("role") or message.get("type")
     return _ROLES.get(str(kind)) if kind is not None else None
 
 
-def _content(message: Any) -> Any:
+def message_content(message: Any) -> Any:
+    """A message's content (an object's or a dict's)."""
     if isinstance(message, dict):
         return message.get("content", "")
     return getattr(message, "content", "")
@@ -61,7 +63,7 @@ def _image_url(block: dict[str, Any]) -> str | None:
     return None
 
 
-def _split(content: Any, where: str) -> tuple[str, list[str]]:
+def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
     """Text and image URLs of a message's content."""
     if isinstance(content, str):
         return content, []
@@ -127,10 +129,10 @@ def messages_to_history(
             )
 
     for i, message in enumerate(messages):
-        role = _role(message)
+        role = message_role(message)
         if role is None:
             continue
-        text, images = _split(_content(message), f"messages[{i}]")
+        text, images = content_parts(message_content(message), f"messages[{i}]")
         if role == "ai" and not text.strip() and not images:
             continue  # a tool-calling step, not a reply
         if role == "human":

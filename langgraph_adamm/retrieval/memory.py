@@ -325,6 +325,12 @@ class RetrievalMemory:
         """Round ids for a query, for evaluation against gold evidence rounds."""
         return self.searcher.retrieve_rounds(query, k, hierarchical=hierarchical)
 
+    def scored_rounds(
+        self, query: str, k: int = 10, *, hierarchical: bool = True
+    ) -> list[tuple[str, float]]:
+        """Round ids for a query with their scores (lexical + dense), best first."""
+        return self.searcher.scored_rounds(query, k, hierarchical=hierarchical)
+
 
 __all__ = [
     "TURN_VIEW_PREFIX",

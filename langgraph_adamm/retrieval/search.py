@@ -529,6 +529,13 @@ class RetrievalSearcher:
         (weight ``config.episode_context_weight``), so that rounds of a matching
         episode rank together.
         """
+        scored = self.scored_rounds(query, k, hierarchical=hierarchical)
+        return [rid for rid, _ in scored]
+
+    def scored_rounds(
+        self, query: str, k: int = 10, *, hierarchical: bool = True
+    ) -> list[tuple[str, float]]:
+        """:meth:`retrieve_rounds` with each round's score, best first."""
         _require_positive(k, "k")
         q_text, q_visual = self._query_vectors(query)
         with self.state.state_lock:
@@ -541,7 +548,7 @@ class RetrievalSearcher:
         k: int,
         hierarchical: bool,
         query: str | None = None,
-    ) -> list[str]:
+    ) -> list[tuple[str, float]]:
         scores = self.event_scores(q_text, q_visual, max(100, 10 * k), query)
         if hierarchical and self.state.config.episode_context_weight > 0:
             g = self.state.config.episode_context_weight
@@ -555,7 +562,8 @@ class RetrievalSearcher:
                     continue
                 scores[pos] = (1 - g) * scores[pos] + g * float(fused[at[ep_id]])
         best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
-        return [self.state.hierarchy.events.ids[pos] for pos, _ in best]
+        ids = self.state.hierarchy.events.ids
+        return [(ids[pos], float(score)) for pos, score in best]
 
 
 __all__ = [

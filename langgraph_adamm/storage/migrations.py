@@ -230,6 +230,25 @@ MIGRATIONS.append(
         [],
     )
 )
+MIGRATIONS.append(
+    (
+        9,
+        "items of the LangGraph store over the memory (AdaMMStore): each key's "
+        "value as put, its sub-namespace, and the round that carries its text",
+        [
+            """CREATE TABLE adamm_store_items (
+                user_id VARCHAR NOT NULL,
+                namespace VARCHAR NOT NULL,
+                key VARCHAR NOT NULL,
+                round_id VARCHAR,
+                value VARCHAR NOT NULL,
+                created_at TIMESTAMP NOT NULL,
+                updated_at TIMESTAMP NOT NULL,
+                PRIMARY KEY (user_id, namespace, key)
+            )""",
+        ],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 POSTGRES_EXTRAS: dict[int, list[str]] = {
@@ -253,6 +272,10 @@ POSTGRES_EXTRAS: dict[int, list[str]] = {
     8: [
         'CREATE INDEX adamm_rounds_dated ON adamm_rounds (user_id, "order") '
         "INCLUDE (time) WHERE time IS NOT NULL",
+    ],
+    9: [
+        "CREATE INDEX adamm_store_items_round ON adamm_store_items "
+        "(user_id, round_id)",
     ],
 }
 """Statements only PostgreSQL runs after the migration of the same number: the

@@ -179,11 +179,11 @@ def round_ids(
 
 
 def delete_rounds(db: MemoryDatabase, user_id: str, ids: Sequence[str]) -> None:
-    """Delete stored rounds and their images.
+    """Delete stored rounds, their images and the store items they carry.
 
     What was derived from them is the memories' to remove first.
     """
-    for table in ("adamm_images", "adamm_rounds"):
+    for table in ("adamm_images", "adamm_store_items", "adamm_rounds"):
         db.execute(
             f"DELETE FROM {table} WHERE user_id = ? AND round_id IN "
             "(SELECT unnest(?::VARCHAR[]))",

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from langgraph_adamm.forest import ForestReranker, ForestResult, forest_rerank
     from langgraph_adamm.history import History, Round, Session, read_history
     from langgraph_adamm.memory import IngestReport, Memory
+    from langgraph_adamm.middleware import MemoryMiddleware
+    from langgraph_adamm.store import AdaMMStore
 
 __version__ = "0.1.0"
 
@@ -52,6 +54,8 @@ _LAZY = {
     "read_history": "langgraph_adamm.history",
     "IngestReport": "langgraph_adamm.memory",
     "Memory": "langgraph_adamm.memory",
+    "AdaMMStore": "langgraph_adamm.store",
+    "MemoryMiddleware": "langgraph_adamm.middleware",
 }
 
 
@@ -71,6 +75,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "AdaMMConfig",
     "AdaMMError",
+    "AdaMMStore",
     "ColumnFilter",
     "ComputeArgs",
     "ComputeResult",
@@ -84,6 +89,7 @@ __all__ = [
     "IngestReport",
     "LookupArgs",
     "Memory",
+    "MemoryMiddleware",
     "RankArgs",
     "Round",
     "RowsResult",

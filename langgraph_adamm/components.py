@@ -4,13 +4,16 @@ A :class:`~langgraph_adamm.memory.Memory` is one user's view over these parts:
 the database, the configuration, the chat model as the roles call it, the
 extractor, the table describer, and the retrieval encoders, which load on first
 use (opening a memory for analytic calls costs no model load) and are then
-shared by every user's retrieval memory. The views of other users of the same
-database are kept here too, so that each is built once.
+shared by every user's retrieval memory. Each user's view of the same
+database is kept here too (:meth:`SharedParts.view`), so that each is built
+once, and its retrieval memory comes from :meth:`SharedParts.open_retrieval`,
+like every other.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.analytic.extraction.base import Extractor
@@ -82,7 +85,7 @@ class SharedParts:
         self._encoders: tuple[TextEncoder, VisualEncoder | None] | None = None
         self._encoders_lock = threading.Lock()
         self.views: dict[str, Memory] = {}
-        """Views of other users of this database, by user id."""
+        """Each user's view of this database, by user id (see :meth:`view`)."""
         self.views_lock = threading.Lock()
 
     @property
@@ -90,6 +93,21 @@ class SharedParts:
         """Whether the encoders came as objects (nothing to load)."""
         text = self._encoder_spec[0]
         return not (text is None or isinstance(text, str))
+
+    def view(self, user_id: str, build: Callable[[str], Memory]) -> Memory:
+        """``user_id``'s view of this database, built by ``build`` on first ask.
+
+        One view a user for the database's life: its write lock, caches and
+        retrieval memory serve every caller that asks for that user, and the
+        graphs, which key their caches by the memory they read, meet the same
+        object each time. ``build`` runs under the lock, so two threads asking
+        at once get one view.
+        """
+        with self.views_lock:
+            view = self.views.get(user_id)
+            if view is None:
+                view = self.views[user_id] = build(user_id)
+            return view
 
     def open_retrieval(self, user_id: str) -> RetrievalMemory | None:
         """A user's retrieval memory, or None when it is off.

@@ -8,7 +8,12 @@ retrieval memory (on first use), the write lock
 (:class:`~langgraph_adamm.ingestion.Ingestion`) and forgetting
 (:class:`~langgraph_adamm.forgetting.Forgetting`). The query graph is built on
 demand, once per set of options. :meth:`Memory.for_user` gives another user's
-view over the same shared parts.
+view over the same shared parts (built by :meth:`SharedParts.view`).
+
+Its members are the user's API. The two other audiences each get a view of
+their own (:mod:`langgraph_adamm.graphs.graph_memory`): the construction
+graph drives the ingestion stages through :attr:`Memory.construction`, the
+query graph reads its planning metadata through :attr:`Memory.queries`.
 
 One module because it is the public face: every method is a documented call of
 one or two lines into a part, sync and async side by side, and the docstrings
@@ -24,7 +29,7 @@ import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langgraph_adamm.analytic import operators
 from langgraph_adamm.analytic.extraction.base import Extractor
@@ -36,17 +41,18 @@ from langgraph_adamm.components import SharedParts
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, StorageError, ToolInputError
 from langgraph_adamm.forgetting import Forgetting
-from langgraph_adamm.history import DEFAULT_USER_ID, History, Round
+from langgraph_adamm.history import DEFAULT_USER_ID, History
 from langgraph_adamm.ingestion import Extracted, Ingestion
 from langgraph_adamm.messages import messages_to_history
-from langgraph_adamm.planning.cards import episode_cards, table_cards
-from langgraph_adamm.planning.context import EpisodeCard, TableCard
 from langgraph_adamm.reports import ForgetReport, IngestReport, ProgressCallback
 from langgraph_adamm.retrieval.encoders import TextEncoder, VisualEncoder
 from langgraph_adamm.retrieval.memory import MemoryUnit, RetrievalMemory, Scope
 from langgraph_adamm.storage import rounds
 from langgraph_adamm.storage.database import MemoryDatabase
 from langgraph_adamm.storage.writers import UserWriter, tell_waiting
+
+if TYPE_CHECKING:
+    from langgraph_adamm.graphs.graph_memory import ConstructionView, QueryView
 
 __all__ = ["Extracted", "ForgetReport", "IngestReport", "Memory", "ProgressCallback"]
 
@@ -133,7 +139,7 @@ class Memory:
                 wait,
             )
             self._attach(shared, user_id)
-            shared.views[user_id] = self
+            shared.view(user_id, lambda _: self)  # this user's view is this memory
             if retrieval is False or shared.encoders_given:
                 # Nothing to load (off, or encoders given as objects): open now, so
                 # that a mismatch with the stored encoders is reported at once.
@@ -146,18 +152,21 @@ class Memory:
         """Build this user's parts over the shared ones."""
         self._shared = shared
         self.db = shared.db
+        """The open database (for inspection; every write goes through a method)."""
         self.config = shared.config
         self.user_id = user_id
-        self.extractor: Extractor = shared.extractor
-        self.llm: StructuredModel | None = shared.llm
+        self._extractor: Extractor = shared.extractor
+        self._llm: StructuredModel | None = shared.llm
         """The chat model as the library's roles call it (None: offline)."""
         self.chat_model = shared.llm.model if shared.llm is not None else None
-        self.writer = UserWriter(
+        """The LangChain chat model the memory calls (None: offline)."""
+        self._writer = UserWriter(
             shared.db, user_id, wait=shared.wait, reload=self._reload
         )
         self.analytic = AnalyticMemory(
             shared.db, user_id, config=shared.config, describer=shared.describer
         )
+        """The analytic memory: the induced tables and their operators."""
         self._retrieval: RetrievalMemory | None = None
         self._retrieval_open = False
         self._retrieval_lock = threading.Lock()
@@ -168,24 +177,27 @@ class Memory:
             shared.extractor,
             self.analytic,
             lambda: self.retrieval,
-            self.writer,
+            self._writer,
         )
         self._forgetting = Forgetting(
             shared.db,
             user_id,
             self.analytic,
             lambda needed: self.retrieval if needed or self._retrieval_open else None,
-            self.writer,
+            self._writer,
         )
-        self._cards: tuple[tuple[int, int, int, int], Any] | None = None
         self._graphs: dict[Any, Any] = {}
+        self._construction: ConstructionView | None = None
+        self._queries: QueryView | None = None
 
     @property
     def retrieval(self) -> RetrievalMemory | None:
         """The retrieval memory, or None when it is off.
 
-        Encoders named by string (the default MiniLM, SigLIP) load on first
-        use, so that opening a Memory for analytic calls costs no model load.
+        Public beside :attr:`analytic`: the two memories of the method, for
+        inspection, benchmarks and the evidence forest. Encoders named by
+        string (the default MiniLM, SigLIP) load on first use, so that opening
+        a Memory for analytic calls costs no model load.
         """
         if not self._retrieval_open:
             with self._retrieval_lock:
@@ -209,49 +221,6 @@ class Memory:
         self._retrieval_open = True
 
     # -- ingestion (see ingestion.py) ----------------------------------------
-    def store_history(
-        self,
-        history: History | str | Path | Sequence[Any],
-        *,
-        strict: bool = False,
-        report: IngestReport | None = None,
-    ) -> IngestReport:
-        """Stage 1 of ingestion: store the raw rounds, as pending."""
-        return self._ingestion.store_history(history, strict=strict, report=report)
-
-    def pending_batches(
-        self, retry_failed: bool = False
-    ) -> list[list[tuple[int, Round]]]:
-        """Stored rounds still to extract, in batches of ``ingest_batch_size``."""
-        return self._ingestion.pending_batches(retry_failed)
-
-    def extract_batch(
-        self,
-        batch: list[tuple[int, Round]],
-        on_round: Callable[[], None] | None = None,
-    ) -> list[Extracted]:
-        """Stage 2: observations of each round (a failure is kept as the error)."""
-        return self._ingestion.extract_batch(batch, on_round)
-
-    async def aextract_batch(
-        self,
-        batch: list[tuple[int, Round]],
-        concurrency: int = 8,
-        on_round: Callable[[], None] | None = None,
-    ) -> list[Extracted]:
-        """Async :meth:`extract_batch`: extraction calls run concurrently."""
-        return await self._ingestion.aextract_batch(batch, concurrency, on_round)
-
-    def apply_extracted(self, results: list[Extracted], report: IngestReport) -> None:
-        """Stage 3: mining, induction and materialization, one transaction a batch."""
-        self._ingestion.apply_extracted(results, report)
-
-    def index_pending(
-        self, report: IngestReport, progress: ProgressCallback | None = None
-    ) -> None:
-        """Stage 4: events, episodes and topics of the retrieval memory."""
-        self._ingestion.index_pending(report, progress)
-
     def ingest(
         self,
         history: History | str | Path | Sequence[Any],
@@ -302,7 +271,7 @@ class Memory:
     # -- other writers (storage/writers.py) -----------------------------------
     def _writing(self) -> Any:
         """Hold this user's memory for writing (see :class:`UserWriter`)."""
-        return self.writer.writing()
+        return self._writer.writing()
 
     def refresh(self) -> bool:
         """Read this user's memory again if another process has written it since.
@@ -311,7 +280,7 @@ class Memory:
         :attr:`tables`) call this first, at the cost of one query. Returns
         whether anything was read again.
         """
-        return self.writer.refresh()
+        return self._writer.refresh()
 
     def _reload(self) -> None:
         """Read this user's state again (another process changed it)."""
@@ -357,7 +326,7 @@ class Memory:
         With ``dry_run`` nothing changes and the report lists the rounds that
         would go.
         """
-        with self.db.ingest_lock, self.writer.writing():
+        with self.db.ingest_lock, self._writer.writing():
             ids = self.rounds_to_forget(
                 round_ids, session_id=session_id, before=before, everything=everything
             )
@@ -373,7 +342,7 @@ class Memory:
         dry_run: bool = False,
     ) -> ForgetReport:
         """Async :meth:`forget`: waits for the ingest lock without a worker thread."""
-        async with self.writer.alocked():
+        async with self._writer.alocked():
 
             def run() -> ForgetReport:
                 ids = self.rounds_to_forget(
@@ -402,7 +371,7 @@ class Memory:
         and its original text; the tables holding it are rebuilt. ``record``
         picks the record when the round holds several with that attribute.
         """
-        with self.db.ingest_lock, self.writer.writing():
+        with self.db.ingest_lock, self._writer.writing():
             return self.analytic.correct(
                 round_id, attribute, value, record=record, by=by
             )
@@ -434,14 +403,6 @@ class Memory:
         """EventLocate: the best events, each with its neighbours."""
         self.refresh()
         return self._require_retrieval().event_locate(query_content, result_budget)
-
-    def record_rounds(self, round_ids: Sequence[str]) -> set[str]:
-        """Those of the rounds that are records (a table row or a measured value).
-
-        An event is told in chat: an anchoring EventLocate passes over records.
-        """
-        self.refresh()
-        return self.analytic.record_rounds(list(round_ids))
 
     async def asemantic_match(
         self,
@@ -588,53 +549,51 @@ class Memory:
             return self
         if not isinstance(user_id, str) or not user_id:
             raise AdaMMError("user_id must be a non-empty string")
-        shared = self._shared
-        with shared.views_lock:
-            view = shared.views.get(user_id)
-            if view is None:
-                view = Memory.__new__(Memory)
-                view._attach(shared, user_id)
-                r = self.retrieval  # the view's, with the same encoders
-                view.retrieval = (
-                    RetrievalMemory(
-                        shared.db,
-                        user_id,
-                        text_encoder=r.text_encoder,
-                        visual_encoder=r.visual_encoder,
-                        config=shared.config,
-                        describer=r.describer,
-                    )
-                    if r is not None
-                    else None
-                )
-                shared.views[user_id] = view
-            return view
+        return self._shared.view(user_id, self._new_view)
 
-    # -- planning and answering ---------------------------------------------------
+    def _new_view(self, user_id: str) -> Memory:
+        """``user_id``'s parts over the shared ones (:meth:`SharedParts.view` keeps it).
+
+        Its retrieval memory is on when this memory's is, and opened now, as
+        before: the shared encoders serve both.
+        """
+        view = Memory.__new__(Memory)
+        view._attach(self._shared, user_id)
+        on = self.retrieval is not None
+        view.retrieval = self._shared.open_retrieval(user_id) if on else None
+        return view
+
+    # -- the graphs' views (graphs/graph_memory.py) ------------------------------
     @property
-    def version(self) -> tuple[int, int, int, int]:
-        """Changes whenever tables or the hierarchy change (keys derived caches)."""
-        r = self.retrieval
-        h = r.hierarchy if r is not None else None
-        return (
-            self.analytic.generation,
-            len(h.events) if h else 0,
-            len(h.episodes) if h else 0,
-            r.forgotten if r is not None else 0,
-        )
+    def construction(self) -> ConstructionView:
+        """This memory as the construction graph drives it: the ingestion stages.
 
-    def planning_cards(self) -> tuple[list[TableCard], list[EpisodeCard]]:
-        """Planning-context candidates (tables, episodes), cached until a change."""
-        self.refresh()
-        key = self.version
-        if self._cards is None or self._cards[0] != key:
-            self._cards = (
-                key,
-                (table_cards(self.analytic), episode_cards(self.retrieval)),
-            )
-        cards: tuple[list[TableCard], list[EpisodeCard]] = self._cards[1]
-        return cards
+        :meth:`ingest` runs the stages (store, extract, materialize, index) in
+        one call; the construction graph runs them as nodes, through this view,
+        so that the stages stay off the user's API. One view a memory, kept.
+        """
+        if self._construction is None:
+            from langgraph_adamm.graphs.graph_memory import ConstructionView
 
+            self._construction = ConstructionView(self, self._ingestion)
+        return self._construction
+
+    @property
+    def queries(self) -> QueryView:
+        """This memory as the query graph reads it: the tools and planning metadata.
+
+        The planning cards, the version that keys their caches, episode scores,
+        "now" and which rounds are records are read by the graph's nodes, not
+        by users; they live on this view. One view a memory, kept: the graph
+        keys its caches by the view.
+        """
+        if self._queries is None:
+            from langgraph_adamm.graphs.graph_memory import QueryView
+
+            self._queries = QueryView(self, self._llm)
+        return self._queries
+
+    # -- answering ------------------------------------------------------------------
     def _query_graph(self, options: dict[str, Any]) -> Any:
         from langgraph_adamm.graphs.query import create_query_graph
 
@@ -646,22 +605,6 @@ class Memory:
         if key not in self._graphs:
             self._graphs[key] = create_query_graph(self, **options).compile()
         return self._graphs[key]
-
-    # -- what the graphs read -------------------------------------------------
-    def last_round_time(self) -> datetime | None:
-        """When this user's latest dated round happened (None: no dated round)."""
-        return rounds.last_round_time(self.db, self.user_id)
-
-    @property
-    def text_encoder(self) -> TextEncoder | None:
-        """The retrieval memory's text encoder (None when retrieval is off)."""
-        r = self.retrieval
-        return r.text_encoder if r is not None else None
-
-    def episode_scores(self, question: str) -> dict[str, float] | None:
-        """Each episode's similarity to ``question`` (None when retrieval is off)."""
-        r = self.retrieval
-        return r.episode_scores(question) if r is not None else None
 
     def ask(
         self,
@@ -707,6 +650,24 @@ class Memory:
         from langgraph_adamm.tools.langchain import create_memory_tools
 
         return create_memory_tools(self)
+
+    def middleware(self, **options: Any) -> Any:
+        """Agent middleware: the tools, every turn remembered, recall before the model.
+
+        ``create_agent(model, tools=[...], middleware=[memory.middleware()])``.
+        Options: ``recall`` (``"off"``, ``"on"``, ``"auto"``), ``recall_limit``,
+        ``min_score``, ``store_budget`` (seconds a reply may wait while its turn
+        is stored), ``tools``; see :class:`~langgraph_adamm.middleware.
+        MemoryMiddleware`. Needs ``langchain`` (the ``[agents]`` extra).
+        """
+        try:
+            from langgraph_adamm.middleware import MemoryMiddleware
+        except ImportError as exc:
+            raise AdaMMError(
+                f"agent middleware needs langchain 1.x ({exc}); install "
+                "'langgraph-adamm[agents]'"
+            ) from None
+        return MemoryMiddleware(self, **options)
 
     def add_messages(
         self,

@@ -212,8 +212,9 @@ def test_records_are_told_apart_from_chat_on_every_engine(database):
         record = next(d for d in DAYS if d not in EVENTS)
         record_id = f"S{DAYS.index(record) + 1}:1"  # the steps record of that day
         chat_id = f"S{DAYS.index(MOVE) + 1}:1"  # the round that told the move
-        assert m.record_rounds([record_id, chat_id, "no such round"]) == {record_id}
-        assert m.record_rounds([]) == set()
+        q = m.queries  # what the query graph reads
+        assert q.record_rounds([record_id, chat_id, "no such round"]) == {record_id}
+        assert q.record_rounds([]) == set()
 
 
 def test_how_many_of_a_named_quantity_is_its_total(mem):

@@ -486,14 +486,15 @@ def test_random_forgets_of_generated_histories_keep_the_hierarchy_whole(
 
 def test_a_round_forgotten_between_extraction_and_apply_stays_forgotten():
     with open_memory() as m:
-        m.store_history(history_from_dict(history()))
-        (batch,) = m.pending_batches()
-        extracted = m.extract_batch(batch)
+        stages = m.construction
+        stages.store_history(history_from_dict(history()))
+        (batch,) = stages.pending_batches()
+        extracted = stages.extract_batch(batch)
         rid = "S2-3"
         m.forget([rid])
         from langgraph_adamm.memory import IngestReport
 
-        m.apply_extracted(extracted, IngestReport())
+        stages.apply_extracted(extracted, IngestReport())
         assert (
             m.db.fetchall(
                 "SELECT count(*) FROM adamm_observations WHERE round_id = ?", [rid]
@@ -507,15 +508,16 @@ def test_forget_and_indexing_in_two_threads_both_finish():
     import threading
 
     with open_memory() as m:
-        m.store_history(history_from_dict(history()))
-        for batch in m.pending_batches():
+        stages = m.construction
+        stages.store_history(history_from_dict(history()))
+        for batch in stages.pending_batches():
             from langgraph_adamm.memory import IngestReport
 
-            m.apply_extracted(m.extract_batch(batch), IngestReport())
+            stages.apply_extracted(stages.extract_batch(batch), IngestReport())
         m.forget(["S1-1"])  # rounds not yet indexed: nothing in retrieval yet
         done = []
         indexing = threading.Thread(
-            target=lambda: done.append(m.index_pending(IngestReport()))
+            target=lambda: done.append(stages.index_pending(IngestReport()))
         )
         forgetting = threading.Thread(target=lambda: done.append(m.forget(["S1-2"])))
         indexing.start()

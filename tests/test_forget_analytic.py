@@ -439,7 +439,7 @@ def test_forgetting_what_grew_a_schema_takes_it_back() -> None:
 def test_pending_and_unknown_rounds_count_nothing() -> None:
     with Memory(":memory:", user_id="u", retrieval=False) as m:
         m.ingest(history([{"user": f"a: {i}, b: {i}"} for i in range(6)]))
-        m.store_history(history([{"user": "a: 9, b: 9"}], session="S2"))
+        m.construction.store_history(history([{"user": "a: 9, b: 9"}], session="S2"))
         counts, tables = stored_counts(m), dump(m)
         generation = m.analytic.generation
         rep = m.analytic.forget_rounds(["S2:1", "nope"])

@@ -38,6 +38,7 @@ ROUNDS_A = [
     {"user": "Lunch at Green Bowl, paid $14.50", "time": "2026-03-02T13:00"},
     {"user": "Sleep 8.1 h. Deep sleep 1.5 h", "time": "2026-03-03T08:00"},
 ]
+NIGHTS = [(1, 1.0, 7.0), (2, 1.6, 7.5), (3, 1.2, 6.5), (4, 1.8, 8.0), (5, 1.4, 7.0)]
 ROUNDS_B = [
     {"user": "Coffee at Roastery 9: $4.20", "time": "2026-03-04T09:00"},
     {"user": "sleep 7.0 h, deep sleep 1.1 h", "time": "2026-03-04T08:00"},
@@ -148,7 +149,8 @@ def test_forest_rerank_with_both_verifiers(
 
     mem.ingest(history(ROUNDS_A + ROUNDS_B))
     calls.clear()
-    result = ForestReranker(mem, model=mem.llm).rerank("Where did I have lunch?")
+    llm = mem.queries.llm  # the memory's model as the roles call it
+    result = ForestReranker(mem, model=llm).rerank("Where did I have lunch?")
     verifiers = [c for c in calls if c.role.endswith("verifier")]
     assert {c.role for c in verifiers} <= {"node verifier", "evidence-chain verifier"}
     assert verifiers, "the verifiers were not called"
@@ -185,6 +187,53 @@ def test_agent_with_memory_tools_then_construction(mem: Memory, server: Any) -> 
     assert built is not None
     after = _rounds(mem)
     assert set(before) <= set(after) and len(after) > len(before)
+
+
+def test_agent_with_memory_middleware(tmp_path: Any, server: Any) -> None:
+    """A real model in an agent whose memory is middleware: turns kept, recall."""
+    from langchain.agents import create_agent
+    from langchain_core.messages import HumanMessage
+
+    m = Memory(str(tmp_path / "agent.duckdb"), user_id="u", retrieval=False)
+    try:
+        m.ingest(
+            history(
+                [
+                    {
+                        "user": f"Sleep log 2026-03-0{n}: deep sleep: {deep} h, "
+                        f"total sleep: {total} h",
+                        "time": f"2026-03-0{n}T08:00",
+                    }
+                    for n, deep, total in NIGHTS
+                ]
+            )
+        )
+        middleware = m.middleware(recall="on", store_budget=5.0)
+        agent = create_agent(
+            server.chat(timeout_s=120, max_tokens=128), middleware=[middleware]
+        )
+        before = _rounds(m)
+        messages: list[Any] = []
+        for text in ("What was my average deep sleep?", "Thanks, that helps."):
+            messages.append(HumanMessage(text))
+            result = agent.invoke({"messages": messages}, {"recursion_limit": 12})
+            messages = list(result["messages"])
+            assert messages[-1].type in ("ai", "tool")
+        middleware.flush()
+        assert middleware.errors == [] and middleware.pending() == 0
+        # recall found the exact figure, whatever the small model made of it
+        found = middleware.recall_for("What was my average deep sleep?")
+        assert found.answer is not None and "1.4 h" in found.answer
+        after = _rounds(m)
+        assert set(before) <= set(after)
+        # each question the model answered in text became one round, once
+        added = [r[3] for r in after if r not in set(before)]
+        assert len(added) == len(set(added)) and set(added) <= {
+            "What was my average deep sleep?",
+            "Thanks, that helps.",
+        }
+    finally:
+        m.close()
 
 
 def test_a_timed_out_call_is_recorded_and_the_server_recovers(server: Any) -> None:

@@ -267,6 +267,7 @@ def test_readme_model_blocks_build_offline(
             f"README.md:{block.line}: the memory's model is {chat.model_name!r}, "
             "not the one the block names"
         )
-        assert memory.llm is not None and memory.llm.model is chat
+        llm = memory.queries.llm  # the graphs' default model
+        assert llm is not None and llm.model is chat
     finally:
         memory.close()

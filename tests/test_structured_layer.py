@@ -361,8 +361,8 @@ def test_hosted_openai_gets_a_strict_json_schema() -> None:
 def test_structured_model_keeps_its_settings_through_memory(tmp_path: Any) -> None:
     llm = StructuredModel(ScriptedChatModel(messages=iter([])), context_tokens=999)
     with Memory(str(tmp_path / "m.duckdb"), model=llm, retrieval=False) as mem:
-        assert mem.llm is llm and mem.chat_model is llm.model
-        assert mem.extractor.llm is llm  # type: ignore[attr-defined]
+        assert mem.queries.llm is llm and mem.chat_model is llm.model
+        assert mem._extractor.llm is llm  # type: ignore[attr-defined]
 
 
 def test_generic_fake_without_tools_is_text() -> None:

@@ -33,7 +33,10 @@ from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
 from langgraph_adamm.errors import AdaMMError
-from langgraph_adamm.graphs.graph_memory import ConstructionMemory
+from langgraph_adamm.graphs.graph_memory import (
+    ConstructionMemory,
+    construction_memory,
+)
 from langgraph_adamm.graphs.run_context import (
     NO_CONFIG,
     AdaMMContext,
@@ -104,13 +107,13 @@ class _ConstructionNodes:
         runtime: Runtime[AdaMMContext] | None,
         config: RunnableConfig | None,
     ) -> ConstructionMemory:
-        base: ConstructionMemory | None = run_memory(runtime, config, self.memory)
+        base = run_memory(runtime, config, self.memory)
         if base is None:
             raise AdaMMError(
                 "the construction graph has no memory: pass "
                 "create_construction_graph(memory) or configurable 'memory'"
             )
-        return base.for_user(run_user(state, runtime, config))
+        return construction_memory(base).for_user(run_user(state, runtime, config))
 
     def _hand_over(self, run: str, batches: list[list[Extracted]]) -> None:
         with self._lock:
@@ -218,7 +221,7 @@ class _ConstructionNodes:
 
 
 def create_construction_graph(
-    memory: Memory | None = None,
+    memory: Memory | ConstructionMemory | None = None,
 ) -> StateGraph[ConstructionState, AdaMMContext, ConstructionInput, ConstructionOutput]:
     """The construction graph, uncompiled.
 
@@ -228,10 +231,13 @@ def create_construction_graph(
     ``config["configurable"]["user_id"]``, then the memory's own.
 
     Args:
-        memory: The :class:`Memory` to build; None: taken from the run context
+        memory: The :class:`Memory` to build (or a stand-in with the members
+            of :class:`ConstructionMemory`); None: taken from the run context
             or ``config["configurable"]["memory"]`` at call time.
     """
-    nodes = _ConstructionNodes(memory)
+    nodes = _ConstructionNodes(
+        construction_memory(memory) if memory is not None else None
+    )
     graph = StateGraph(
         ConstructionState,
         context_schema=AdaMMContext,

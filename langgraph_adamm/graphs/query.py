@@ -21,6 +21,7 @@ from langgraph.graph import END, START, StateGraph
 
 from langgraph_adamm.chat import structured
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.graphs.graph_memory import QueryMemory, QueryView, query_memory
 from langgraph_adamm.graphs.model_calls import STEP_DESCRIPTIONS, STEP_MODELS
 from langgraph_adamm.graphs.query_nodes import (
     FOREST,
@@ -48,7 +49,7 @@ __all__ = [
 
 
 def create_query_graph(
-    memory: Memory | None = None,
+    memory: Memory | QueryMemory | None = None,
     *,
     model: Any = None,
     rerank: Rerank | str | None = None,
@@ -67,7 +68,8 @@ def create_query_graph(
     (``memory``, ``user_id``); the input's ``user_id`` wins over both.
 
     Args:
-        memory: The :class:`Memory` to answer from; None: taken from the run
+        memory: The :class:`Memory` to answer from (or a stand-in with the
+            members of :class:`QueryMemory`); None: taken from the run
             context or ``config["configurable"]["memory"]`` at call time.
         model: A LangChain chat model or ``provider:model`` string for the
             planner, instantiation and reader; None: offline rule planner and
@@ -89,8 +91,9 @@ def create_query_graph(
     """
     if isinstance(rerank, str) and rerank != FOREST:
         raise AdaMMError(f"unknown rerank {rerank!r}: use 'forest' or a callable")
-    if model is None and memory is not None:
-        model = memory.llm
+    view = query_memory(memory) if memory is not None else None
+    if model is None and isinstance(view, QueryView):
+        model = view.llm
     chat = structured(model) if model is not None else None
     texts = {
         "planner": default_prompts.PLANNER_PROMPT,
@@ -100,7 +103,7 @@ def create_query_graph(
     }
     texts.update(prompts or {})
     nodes = QueryNodes(
-        memory,
+        view,
         chat,
         rerank,
         analytic=analytic,

@@ -21,7 +21,7 @@ from langgraph.runtime import Runtime
 
 from langgraph_adamm.chat import StructuredModel, TemplatePrompt
 from langgraph_adamm.errors import AdaMMError
-from langgraph_adamm.graphs.graph_memory import QueryMemory
+from langgraph_adamm.graphs.graph_memory import QueryMemory, query_memory
 from langgraph_adamm.graphs.model_calls import (
     STEP_MODELS,
     instantiated,
@@ -54,7 +54,7 @@ from langgraph_adamm.tools.names import ANALYTIC_TOOLS, COMBINE, EVENT_LOCATE
 
 if TYPE_CHECKING:
     from langgraph_adamm.forest import ForestReranker
-    from langgraph_adamm.memory import Memory
+    from langgraph_adamm.retrieval.memory import RetrievalMemory
 
 # the query graph's logger, as before the nodes had a module of their own
 logger = logging.getLogger("langgraph_adamm.graphs.query")
@@ -106,13 +106,13 @@ class QueryNodes:
     def _base(
         self, runtime: Runtime[AdaMMContext] | None, config: RunnableConfig | None
     ) -> QueryMemory:
-        base: QueryMemory | None = run_memory(runtime, config, self.memory)
+        base = run_memory(runtime, config, self.memory)
         if base is None:
             raise AdaMMError(
                 "the query graph has no memory: pass create_query_graph(memory) or "
                 "config={'configurable': {'memory': memory}}"
             )
-        return base
+        return query_memory(base)
 
     def _mem(
         self,
@@ -490,7 +490,8 @@ class QueryNodes:
             entry = self._forests.get(id(mem))
             if entry is None or entry[0] is not mem:
                 # the forest reads the retrieval memory itself, beyond QueryMemory
-                entry = (mem, ForestReranker(cast("Memory", mem), model=self.model))
+                retrieval = cast("RetrievalMemory", mem.retrieval)
+                entry = (mem, ForestReranker(retrieval, model=self.model))
                 self._forests[id(mem)] = entry
                 while len(self._forests) > 16:
                     self._forests.popitem(last=False)

@@ -6,8 +6,8 @@ Each tool's schema is the operator's own pydantic model. A problem the model
 can fix - an unknown table or column ("did you mean ..."), a value of the wrong
 type, bad arguments - comes back as a short tool message rather than an
 exception, so a default ``ToolNode`` keeps the agent running. The user namespace
-is ``config["configurable"]["user_id"]`` when the run gives one, else the
-memory's own.
+is the run context's ``user_id`` (an agent's context object or dict), else
+``config["configurable"]["user_id"]``, else the memory's own.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from langgraph_adamm.schemas import WireModel
 from langgraph_adamm.tools.calls import ARG_MODELS, TOOL_DESCRIPTIONS, run_tool
 from langgraph_adamm.tools.names import ANALYTIC_TOOL_NAMES
 from langgraph_adamm.tools.names import TOOL_TITLES as TOOL_TITLES
+from langgraph_adamm.tools.run_user import context_user_id
 
 if TYPE_CHECKING:
     from langgraph_adamm.memory import Memory
@@ -61,7 +62,7 @@ class MemoryTool(StructuredTool):
 
 def _make_tool(memory: Memory, name: str) -> StructuredTool:
     def run(config: RunnableConfig, **arguments: Any) -> str:
-        user = ((config or {}).get("configurable") or {}).get("user_id") or None
+        user = context_user_id(None, config or {})
         if user is not None and user != memory.user_id and not memory.has_user(user):
             raise ToolException(f"No memory is stored for user {str(user)[:80]!r}.")
         try:
@@ -114,7 +115,7 @@ FORGET_DESCRIPTION = (
 
 def _make_forget_tool(memory: Memory) -> StructuredTool:
     def target(config: RunnableConfig, arguments: dict[str, Any]) -> tuple[Any, Any]:
-        user = ((config or {}).get("configurable") or {}).get("user_id") or None
+        user = context_user_id(None, config or {})
         if user is not None and user != memory.user_id and not memory.has_user(user):
             raise ToolException(f"No memory is stored for user {str(user)[:80]!r}.")
         args = ForgetArgs(**arguments)

@@ -48,4 +48,7 @@ def test_notebook_runs_top_to_bottom(tmp_path):
     assert "semantic_match" in out or "event_locate" in out  # the retrieval answer
     assert "pasta" in out  # ... quoting the memory that answers it
     assert any("image/png" in o.get("data", {}) for o in outputs)  # the plot
+    # the middleware kept the agent's turn and recalled the exact figure
+    assert "found again: User: Great news: my sister got the job in Lisbon!" in out
+    assert "Computed exactly from the stored records: The average deep sleep" in out
     assert (tmp_path / "notebook_memory.duckdb").exists()

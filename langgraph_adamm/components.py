@@ -87,6 +87,9 @@ class SharedParts:
         self.views: dict[str, Memory] = {}
         """Each user's view of this database, by user id (see :meth:`view`)."""
         self.views_lock = threading.Lock()
+        self.before_close: list[Callable[[], None]] = []
+        """What must finish before the database closes (an agent middleware's
+        turns still being stored)."""
 
     @property
     def encoders_given(self) -> bool:

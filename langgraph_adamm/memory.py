@@ -575,7 +575,9 @@ class Memory:
         if self._construction is None:
             from langgraph_adamm.graphs.graph_memory import ConstructionView
 
-            self._construction = ConstructionView(self, self._ingestion)
+            self._construction = ConstructionView(
+                self, self._ingestion, self._shared.before_close
+            )
         return self._construction
 
     @property
@@ -708,7 +710,15 @@ class Memory:
         )
 
     def close(self) -> None:
-        """Persist the retrieval indexes (when they changed) and close the database."""
+        """Finish background writes, persist the indexes, and close the database.
+
+        Turns an agent middleware is still storing are stored first.
+        """
+        for finish in list(self._shared.before_close):
+            try:
+                finish()
+            except Exception as exc:  # noqa: BLE001 - closing must go on
+                logger.warning("background work failed while closing: %s", exc)
         for memory in list(self._shared.views.values()):
             if memory._retrieval_open and memory._retrieval is not None:
                 try:

@@ -58,6 +58,10 @@ RECALL_HEADER = "Long-term memory, recalled for the user's latest message:"
 PENDING_NOTE = (
     "({n} of the latest turns are still being stored; they are not in this recall.)"
 )
+SUBMITTED_KEPT = 10_000
+"""Round ids of handed-over turns kept per user (older ones are skipped by the
+database: a stored round id is never stored again)."""
+ERRORS_KEPT = 100
 RECALLS_KEPT = 256
 """Recall is made once per human message (a tool loop calls the model again
 with the same one); this many are kept."""
@@ -185,13 +189,15 @@ class MemoryMiddleware(AgentMiddleware):
         self.recall_header = recall_header
         self.tools = memory.tools() if tools else []
         self.errors: list[str] = []
-        """Why storing turns failed, newest last (the turns are tried again)."""
+        """Why storing turns failed, newest last (the last ``ERRORS_KEPT``)."""
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="adamm-memory")
         self._lock = threading.Lock()
-        self._submitted: dict[str, set[str]] = {}
+        self._submitted: dict[str, dict[str, None]] = {}
+        """Round ids handed over, per user, oldest first (an ordered set)."""
         self._running: dict[str, int] = {}
         self._futures: list[Future[None]] = []
         self._recalled: dict[tuple[str, str], str | None] = {}
+        memory.construction.before_close(self.close)
 
     # -- whose memory -----------------------------------------------------------
     def _user(self, runtime: Any) -> str:
@@ -225,7 +231,10 @@ class MemoryMiddleware(AgentMiddleware):
         await asyncio.to_thread(self.flush, timeout)
 
     def close(self) -> None:
-        """Finish the background work and stop the worker."""
+        """Finish the background work and stop the worker.
+
+        The memory calls this before it closes its database.
+        """
         self._worker.shutdown(wait=True)
 
     def _new_rounds(self, state: Any, user: str) -> History | None:
@@ -243,17 +252,23 @@ class MemoryMiddleware(AgentMiddleware):
             config = dict(get_config())
         except RuntimeError:
             config = None
-        history = messages_to_history(
-            messages, user, session_id=_thread_session(config), time=datetime.now()
-        )
+        try:
+            history = messages_to_history(
+                messages, user, session_id=_thread_session(config), time=datetime.now()
+            )
+        except AdaMMError as exc:  # content no round can hold: said, not raised
+            self._failed(f"the turn's messages could not be stored: {exc}")
+            return None
         with self._lock:
-            seen = self._submitted.setdefault(user, set())
+            seen = self._submitted.setdefault(user, {})
             fresh = [
                 r
                 for r in history.rounds()
                 if r.user and r.assistant and r.round_id not in seen
             ]
-            seen.update(r.round_id for r in fresh)
+            seen.update((r.round_id, None) for r in fresh)
+            while len(seen) > SUBMITTED_KEPT:  # the database keeps ids anyway
+                seen.pop(next(iter(seen)))
             if fresh:
                 self._running[user] = self._running.get(user, 0) + len(fresh)
         if not fresh:
@@ -265,17 +280,24 @@ class MemoryMiddleware(AgentMiddleware):
         try:
             self._view(user).ingest(history)
         except Exception as exc:  # noqa: BLE001 - the agent goes on; said here
-            message = f"storing {count} turn(s) of {user!r} failed: {exc}"
-            logger.warning("%s; they are tried again after the next turn", message)
+            self._failed(
+                f"storing {count} turn(s) of {user!r} failed: {exc}; they are "
+                "tried again after the next turn"
+            )
             with self._lock:
-                self.errors.append(message)
-                self._submitted.get(user, set()).difference_update(
-                    r.round_id for r in history.rounds()
-                )
+                seen = self._submitted.get(user, {})
+                for rnd in history.rounds():
+                    seen.pop(rnd.round_id, None)
             raise
         finally:
             with self._lock:
                 self._running[user] = self._running.get(user, 0) - count
+
+    def _failed(self, message: str) -> None:
+        logger.warning("%s", message)
+        with self._lock:
+            self.errors.append(message)
+            del self.errors[:-ERRORS_KEPT]
 
     def _hand_over(self, state: Any, runtime: Any) -> Future[None] | None:
         user = self._user(runtime)

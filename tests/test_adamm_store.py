@@ -724,3 +724,49 @@ def test_langmem_tools_remember_and_search_per_user_async(store):
     )
     (output,) = [m for m in out["messages"] if isinstance(m, ToolMessage)]
     assert json.loads(output.content) == []
+
+
+def test_without_retrieval_memory_query_search_ranks_by_shared_words() -> None:
+    with Memory(":memory:", user_id="alice", retrieval=False) as m:
+        store = AdaMMStore(m)
+        store.put(ALICE, "tea", {"content": "I drink oolong tea every morning"})
+        store.put(ALICE, "bike", {"content": "My bike is a blue Brompton"})
+        store.put(ALICE, "car", {"content": "The car is blue"})
+        hits = store.search(ALICE, query="blue bike")
+        assert [h.key for h in hits] == ["bike", "car"]
+        assert hits[0].score == pytest.approx(1.0) and hits[1].score == 0.5
+        assert store.search(ALICE, query="violin") == []
+
+
+def test_records_put_through_the_store_are_computed_over() -> None:
+    runs = [(5.0, 30), (7.5, 44), (10.0, 61), (6.0, 35), (4.0, 25)]
+    with Memory(":memory:", user_id="alice", retrieval=False) as m:
+        store = AdaMMStore(m)
+        store.batch(
+            [
+                PutOp(
+                    ALICE,
+                    f"run-{i}",
+                    {"content": f"Run log: distance: {km} km, duration: {mins} min"},
+                )
+                for i, (km, mins) in enumerate(runs)
+            ]
+        )
+        (table,) = m.tables
+        result = m.compute(
+            {
+                "table": table.table_name,
+                "operator": "sum",
+                "target_column_expression": "distance",
+            }
+        )
+        assert result.value == pytest.approx(32.5) and result.unit == "km"
+        store.delete(ALICE, "run-0")
+        result = m.compute(
+            {
+                "table": table.table_name,
+                "operator": "sum",
+                "target_column_expression": "distance",
+            }
+        )
+        assert result.value == pytest.approx(27.5)

@@ -275,6 +275,44 @@ def test_a_reply_is_not_held_while_its_turn_is_extracted():
         memory.close()
 
 
+def test_closing_the_memory_first_stores_the_turns_still_pending(tmp_path):
+    extractor = BlockingExtractor()
+    path = str(tmp_path / "m.duckdb")
+    memory = Memory(path, user_id="alice", retrieval=False, extractor=extractor)
+    model = RecordingModel([AIMessage("Logged.")])
+    middleware = memory.middleware(store_budget=0)
+    agent = create_agent(model, middleware=[middleware])
+    agent.invoke({"messages": [night(1, 1.0, 7.0)]})
+    assert extractor.started.wait(10) and middleware.pending() == 1
+    threading.Timer(0.3, extractor.go.set).start()
+    memory.close()  # waits for the turn being extracted
+    assert middleware.pending() == 0 and middleware.errors == []
+    with Memory(path, user_id="alice", retrieval=False) as again:
+        rows = again.db.fetchall(
+            "SELECT user_text, assistant_text, status FROM adamm_rounds"
+        )
+    assert rows == [(night(1, 1.0, 7.0).content, "Logged.", "extracted")]
+
+
+def test_content_no_round_can_hold_is_said_not_raised(memory):
+    huge = "x" * 8_000_001
+    model = RecordingModel([AIMessage("I can't see images that large.")])
+    middleware = memory.middleware()
+    agent = create_agent(model, middleware=[middleware])
+    message = HumanMessage(
+        content=[
+            {"type": "text", "text": "look"},
+            {"type": "image", "base64": huge, "mime_type": "image/png"},
+        ]
+    )
+    result = agent.invoke({"messages": [message]})
+    assert result["messages"][-1].content == "I can't see images that large."
+    assert len(middleware.errors) == 1
+    assert "could not be stored" in middleware.errors[0]
+    assert "8000000 limit" in middleware.errors[0]
+    assert stored_rounds(memory, "alice") == []
+
+
 def test_pending_turns_are_said_in_recall():
     block = Recall(answer=None, memories=[("2026-03-01", "Sleep log night 1", 0.9)])
     text = block.text("Header:", pending=2)

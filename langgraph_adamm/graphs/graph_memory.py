@@ -157,12 +157,28 @@ class ConstructionView:
     Args:
         memory: The user's memory.
         ingestion: Its ingestion, whose stages these are.
+        closing: What the database runs before it closes (shared by every
+            view of it).
     """
 
-    def __init__(self, memory: Memory, ingestion: Ingestion) -> None:
+    def __init__(
+        self,
+        memory: Memory,
+        ingestion: Ingestion,
+        closing: list[Callable[[], None]] | None = None,
+    ) -> None:
         self.memory = memory
         self.user_id = memory.user_id
         self._ingestion = ingestion
+        self._closing = closing if closing is not None else []
+
+    def before_close(self, finish: Callable[[], None]) -> None:
+        """Run ``finish`` before the memory's database closes.
+
+        A writer that stores in the background (the agent middleware) finishes
+        its work there, so that closing the memory loses no turn.
+        """
+        self._closing.append(finish)
 
     def for_user(self, user_id: str | None) -> ConstructionView:
         """The view of ``user_id``'s memory (this one for None or the own id)."""

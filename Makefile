@@ -36,7 +36,12 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --engine postgres
 
 # The real-model tier: SmolLM2-135M behind llama.cpp's OpenAI-compatible server.
+# llama.cpp is compiled for any x86-64 with AVX2 (GGML_NATIVE=OFF), not for the
+# building CPU's newest instructions: a native build on an AVX-512/AMX Xeon of this
+# machine class crashed on its first prompt of more than one token. --no-cache-dir:
+# a native wheel that pip cached earlier (another CPU, other flags) is not reused.
 $(VENV)/.local-model: $(STAMP)
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-cache-dir 'llama-cpp-python[server]==0.3.36'
 	CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,local-model]'
 	touch $@
 

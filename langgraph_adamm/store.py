@@ -366,6 +366,14 @@ class AdaMMStore(BaseStore):
         by_user: dict[str, list[tuple[tuple[str, ...], PutOp]]] = {}
         for op in pending.ops.values():
             user, sub = self._split(op.namespace)
+            if not isinstance(op.key, str) or not op.key:
+                raise ValueError(f"store keys are non-empty strings, got {op.key!r}")
+            if op.value is not None and not isinstance(op.value, dict):
+                raise ValueError(
+                    f"the value put under {op.key!r} in {op.namespace!r} is a "
+                    f"{type(op.value).__name__}; store values are dicts (JSON "
+                    'objects), e.g. {"content": "..."}'
+                )
             by_user.setdefault(user, []).append((sub, op))
         for user, puts in by_user.items():
             self._put_user(self.memory.for_user(user), user, puts)

@@ -770,3 +770,21 @@ def test_records_put_through_the_store_are_computed_over() -> None:
             }
         )
         assert result.value == pytest.approx(27.5)
+
+
+def test_bad_puts_are_refused_by_name_and_store_nothing(
+    store: AdaMMStore, mem: Memory
+) -> None:
+    store.put(ALICE, "kept", {"content": "the first note"})
+    with pytest.raises(ValueError, match=r"'tea' in \('memories', 'alice'\) is a str"):
+        store.batch(
+            [
+                PutOp(ALICE, "fine", {"content": "a fine note"}),
+                PutOp(ALICE, "tea", "oolong"),  # type: ignore[arg-type]
+            ]
+        )
+    with pytest.raises(ValueError, match="store keys are non-empty strings"):
+        store.put(ALICE, "", {"content": "x"})
+    assert store.get(ALICE, "fine") is None
+    assert [i.key for i in store.search(ALICE)] == ["kept"]
+    assert round_texts(mem, "alice") == ["the first note"]

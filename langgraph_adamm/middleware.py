@@ -39,8 +39,8 @@ from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResp
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from langgraph_adamm.errors import AdaMMError
-from langgraph_adamm.history import History, Round
-from langgraph_adamm.messages import messages_to_history
+from langgraph_adamm.history import History, Round, Session
+from langgraph_adamm.messages import content_parts, messages_to_history
 from langgraph_adamm.tools.names import ANALYTIC_TOOLS, COMBINE
 from langgraph_adamm.tools.run_user import context_user_id
 
@@ -112,17 +112,6 @@ def exact_answer(result: dict[str, Any]) -> bool:
         return False
     tools = {s.get("tool") for s in result.get("steps") or [] if not s.get("error")}
     return bool(tools & (ANALYTIC_TOOLS | {COMBINE}))
-
-
-def _text(message: Any) -> str:
-    content = getattr(message, "content", "")
-    if isinstance(content, str):
-        return content
-    return " ".join(
-        str(b.get("text", "")) if isinstance(b, dict) else str(b)
-        for b in content
-        if isinstance(b, str) or (isinstance(b, dict) and b.get("type") == "text")
-    )
 
 
 def _last_human(messages: list[Any]) -> HumanMessage | None:
@@ -367,7 +356,11 @@ class MemoryMiddleware(AgentMiddleware):
         human = _last_human(request.messages)
         if self.recall == "off" or human is None:
             return None
-        question = _text(human).strip()
+        try:
+            question = content_parts(human.content, "the latest human message")[0]
+        except AdaMMError:  # content no round can hold: nothing to recall by
+            return None
+        question = question.strip()
         if not question:
             return None
         user = self._user(request.runtime)
@@ -403,8 +396,6 @@ class MemoryMiddleware(AgentMiddleware):
 
 
 def _one_session(history: History, rounds: list[Round]) -> History:
-    from langgraph_adamm.history import Session
-
     session = history.sessions[0]
     return History(
         user_id=history.user_id,

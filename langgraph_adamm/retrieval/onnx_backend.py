@@ -6,10 +6,12 @@ same vectors as torch, to rounding; on this machine class no faster);
 (dynamic quantization): 1.6-1.7x the encoder throughput on a 2-core CPU, with
 vectors a little off torch's (mean cosine 0.993; BENCHMARKS.md).
 
-This module makes the export, and needs torch: the model is exported from the
-local weights with ``torch.onnx.export`` - no hub, no network - into a folder
-under ``$ADAMM_CACHE_DIR`` (default ``~/.cache/langgraph_adamm``) together with
-its tokenizer and a manifest, so that a later process finds and runs it without
+This module makes the torch export, for the models that
+:mod:`langgraph_adamm.retrieval.onnx_build` cannot write without torch (other
+architectures, hub models): the model is exported from the local weights with
+``torch.onnx.export`` - no hub, no network - into a folder under
+``$ADAMM_CACHE_DIR`` (default ``~/.cache/langgraph_adamm``) together with its
+tokenizer and a manifest, so that a later process finds and runs it without
 torch (:mod:`langgraph_adamm.retrieval.onnx_cache`). Each export is checked,
 through that torch-free runner, against the torch model on probe sentences and
 refused when it drifts. Pooling (mean or CLS) and normalization follow the
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import tempfile
 import warnings
 from collections.abc import Sequence
@@ -30,6 +31,15 @@ from typing import Any
 import numpy as np
 
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.retrieval.onnx_build import (
+    MIN_PROBE_COSINE,
+    PROBES,
+    check_probes,
+    exporting,
+    finish,
+    make_folder,
+    publish,
+)
 from langgraph_adamm.retrieval.onnx_cache import (
     CACHE_FORMAT,
     TOKENIZER,
@@ -41,27 +51,11 @@ from langgraph_adamm.retrieval.onnx_cache import (
     export_folder,
     package_versions,
     source_files,
-    unit_rows,
-    write_manifest,
 )
 
 logger = logging.getLogger(__name__)
 
-BACKENDS = ("torch", "onnx", "onnx-int8")
-MODEL_FILES = {"onnx": "model.onnx", "onnx-int8": "model-int8.onnx"}
-PROBES = (
-    "I slept 7.5 hours last night and felt rested.",
-    "Here is a photo of the receipt from Cafe Luna: total $18.40.",
-    "Can you recommend a laptop for video editing under 1,500 euros?",
-    "We planted tomatoes along the south fence; water them twice a week.",
-    "ok",
-)
-MIN_PROBE_COSINE = {"onnx": (0.9999, 0.9999), "onnx-int8": (0.95, 0.98)}
-"""The worst and the mean cosine to torch's vectors on the probe sentences below
-which an export is refused. int8 results depend on the CPU's kernels: on AVX2
-without VNNI (an AMD EPYC, 2026-12-01) the two-letter probe "ok" gives 0.955 and
-the others 0.992-0.996; on the CPU of the earlier measurements, all were above
-0.97. A broken export (wrong pooling, a lost layer) falls far below both."""
+__all__ = ["MIN_PROBE_COSINE", "PROBES", "OnnxTextModel"]
 
 
 def _require() -> Any:
@@ -172,33 +166,18 @@ class OnnxTextModel:
             except AdaMMError as exc:  # a damaged cache file: export again
                 logger.warning("%s; exporting again", exc)
                 discard_export(folder)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise AdaMMError(
-                f"cannot write the {self.backend} export to {folder} ({exc}); set "
-                "ADAMM_CACHE_DIR to a writable folder"
-            ) from exc
-        logger.info("exporting text model %s to %s", self.name, folder)
+        make_folder(folder, self.backend)
+        done = exporting(self.name, self.backend, folder, " with torch")
         with tempfile.TemporaryDirectory(dir=folder) as tmp_name:
             tmp = Path(tmp_name)
             raw = tmp / "exported.onnx"
             inputs = self._export(raw)
-            if self.backend == "onnx-int8":
-                self._quantize(raw, tmp / "quantized.onnx", tmp)
-                raw = tmp / "quantized.onnx"
-            made = tmp / MODEL_FILES[self.backend]
-            self._optimize(raw, made)
+            made = finish(raw, self.backend, tmp)
             self.tokenizer.backend_tokenizer.save(str(tmp / TOKENIZER))
             manifest = self._manifest(made.name, inputs)
             self._check(OnnxTextRunner(tmp, manifest))
-            # Atomic moves, the manifest last: a concurrent export wins or loses
-            # whole, and a folder without a manifest is no export.
-            os.replace(made, folder / made.name)
-            os.replace(tmp / TOKENIZER, folder / TOKENIZER)
-            write_manifest(folder, manifest)
-        runner = OnnxTextRunner(folder, manifest)
-        runner.load()
+            runner = publish(tmp, folder, manifest)
+        done()
         return runner
 
     def _manifest(self, model_file: str, inputs: list[str]) -> ExportManifest:
@@ -269,48 +248,7 @@ class OnnxTextModel:
             )
         return names
 
-    @staticmethod
-    def _optimize(model: Path, out: Path) -> None:
-        """Fuse the graph once (ONNX Runtime's portable, "extended" level).
-
-        A cold process then loads the fused graph: a third less session start-up.
-        """
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.graph_optimization_level = (
-            ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
-        )
-        options.optimized_model_filepath = str(out)
-        ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-
-    @staticmethod
-    def _quantize(fp32: Path, out: Path, tmp: Path) -> None:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-        from onnxruntime.quantization.shape_inference import quant_pre_process
-
-        prepared = tmp / "model-prepared.onnx"
-        quant_pre_process(str(fp32), str(prepared), skip_symbolic_shape=True)
-        quantize_dynamic(
-            str(prepared),
-            str(out),
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            op_types_to_quantize=["MatMul"],
-        )
-
     def _check(self, runner: OnnxTextRunner) -> None:
         """Refuse an export whose torch-free path drifts from torch's vectors."""
-        got = runner.encode(list(PROBES))
-        ref = np.asarray(
-            self._st.encode(list(PROBES), normalize_embeddings=True), dtype=np.float32
-        )
-        cosines = np.sum(got * unit_rows(ref), axis=1)
-        worst, mean = float(cosines.min()), float(cosines.mean())
-        min_worst, min_mean = MIN_PROBE_COSINE[self.backend]
-        if worst < min_worst or mean < min_mean:
-            raise AdaMMError(
-                f"the {self.backend} export of {self.name!r} drifts from torch (probe "
-                f"cosine worst {worst:.4f}, mean {mean:.4f}; needed {min_worst} and "
-                f"{min_mean}); use text_backend='torch'"
-            )
+        ref = self._st.encode(list(PROBES), normalize_embeddings=True)
+        check_probes(runner, np.asarray(ref, dtype=np.float32), self.backend, "torch")

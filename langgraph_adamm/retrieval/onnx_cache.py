@@ -1,17 +1,25 @@
 """Cached ONNX exports of text encoders, found and run without torch.
 
-An export folder (written by :mod:`langgraph_adamm.retrieval.onnx_backend`,
-which needs torch) holds the ONNX file, the model's tokenizer as
+An export folder holds the ONNX file, the model's tokenizer as
 ``tokenizer.json`` and ``manifest.json``: the sequence limit, padding, pooling,
 normalization, dimension and input names, i.e. everything a query needs. A
 process that finds a current export therefore imports only the ``tokenizers``
 package and onnxruntime: no torch, transformers or sentence-transformers, which
 take most of a cold ``adamm ask`` (BENCHMARKS.md, "Start-up").
 
+Exports come by one of two recipes. ``"built"``
+(:mod:`langgraph_adamm.retrieval.onnx_build`) writes the graph of a BERT model
+from its weights with ``onnx.helper``, without torch; ``"torch"``
+(:mod:`langgraph_adamm.retrieval.onnx_backend`) exports any model
+sentence-transformers loads with ``torch.onnx``. Both give the same vectors
+(to rounding) and are found alike: the built one first.
+
 Finding an export costs a hash of short strings and a stat of the model
-folder's files. The folder's name is keyed by the export recipe
-(:data:`CACHE_FORMAT`), the backend, the model folder's resolved path and the
-versions of the exporting packages, read from their metadata (not imported).
+folder's files. The folder's name is keyed by the recipe and its version
+(:data:`CACHE_FORMAT`, :data:`BUILD_FORMAT`), the backend, the model folder's
+resolved path and the versions of the packages that make the export, read
+from their metadata (not imported): installing or upgrading torch leaves a
+built export current.
 The manifest lists the model folder's files with their sizes and modification
 times, and the SHA-256 of their contents taken at export. When the listing
 matches, the export is current; when it does not (a reinstall rewrites the
@@ -41,10 +49,15 @@ from langgraph_adamm.errors import AdaMMError
 logger = logging.getLogger(__name__)
 
 CACHE_FORMAT = 2
-"""Changes whenever the export recipe does (opset, quantization settings, the
-files of an export folder)."""
+"""Changes whenever the torch export recipe does (opset, quantization
+settings, the files of an export folder)."""
+BUILD_FORMAT = 1
+"""Changes whenever the built recipe does (the graph, its checks)."""
 EXPORT_PACKAGES = ("torch", "transformers", "sentence-transformers", "onnx")
-"""The packages that make an export; a new version of one exports again."""
+"""The packages that make a torch export; a new version of one exports again."""
+BUILD_PACKAGES = ("onnx", "onnxruntime", "tokenizers")
+"""The packages that make a built export."""
+Recipe = Literal["built", "torch"]
 MANIFEST = "manifest.json"
 TOKENIZER = "tokenizer.json"
 
@@ -69,6 +82,7 @@ class ExportManifest(BaseModel):
 
     format: int
     backend: Literal["onnx", "onnx-int8"]
+    recipe: Recipe = "torch"
     model: str
     """The encoder's name (what a memory stores as its text encoder)."""
     source: str
@@ -92,10 +106,11 @@ class ExportManifest(BaseModel):
     dim: int
 
 
-def package_versions() -> dict[str, str]:
-    """Versions of the exporting packages and onnxruntime, without importing them."""
+def package_versions(recipe: Recipe = "torch") -> dict[str, str]:
+    """Versions of the packages making a recipe's exports, without importing them."""
+    names = BUILD_PACKAGES if recipe == "built" else (*EXPORT_PACKAGES, "onnxruntime")
     out = {}
-    for name in (*EXPORT_PACKAGES, "onnxruntime"):
+    for name in names:
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -103,13 +118,22 @@ def package_versions() -> dict[str, str]:
     return out
 
 
-def export_folder(name: str, source: str, backend: str, weights: str = "") -> Path:
+def recipe_format(recipe: Recipe) -> int:
+    """The version of a recipe, which its manifests carry."""
+    return BUILD_FORMAT if recipe == "built" else CACHE_FORMAT
+
+
+def export_folder(
+    name: str, source: str, backend: str, weights: str = "", recipe: Recipe = "torch"
+) -> Path:
     """The folder of an export of the model at ``source`` (cheap: no file read).
 
     ``weights`` (a digest of them) keys a hub model's export, ``source`` being "".
     """
-    versions = [f"{k}={v}" for k, v in sorted(package_versions().items())]
-    parts = [str(CACHE_FORMAT), backend, source, weights, *versions]
+    versions = [f"{k}={v}" for k, v in sorted(package_versions(recipe).items())]
+    parts = [str(recipe_format(recipe)), backend, source, weights, *versions]
+    if recipe != "torch":  # the torch recipe's keys predate the built one
+        parts.insert(0, recipe)
     key = hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
     return cache_dir() / "onnx" / f"{Path(name).name}-{key}"
 
@@ -172,8 +196,8 @@ def current_export(folder: Path, source: Path | None) -> ExportManifest | None:
     manifest = read_manifest(folder)
     if (
         manifest is None
-        or manifest.format != CACHE_FORMAT
-        or manifest.packages != package_versions()
+        or manifest.format != recipe_format(manifest.recipe)
+        or manifest.packages != package_versions(manifest.recipe)
         or not (folder / manifest.model_file).is_file()
         or not (folder / manifest.tokenizer_file).is_file()
     ):
@@ -199,16 +223,20 @@ def current_export(folder: Path, source: Path | None) -> ExportManifest | None:
 def find_export(name: str, source: Path, backend: str) -> OnnxTextRunner | None:
     """A runner for a current cached export of the model folder, or None.
 
-    Imports nothing heavy: a None answer (no export, stale, or onnxruntime or
-    tokenizers missing) sends the caller to the export path.
+    A built export is looked for first, then a torch one. Imports nothing
+    heavy: a None answer (no export, stale, or onnxruntime or tokenizers
+    missing) sends the caller to the export path.
     """
     if any(importlib.util.find_spec(m) is None for m in ("onnxruntime", "tokenizers")):
         return None
-    folder = export_folder(name, str(source), backend)
-    manifest = current_export(folder, source)
-    if manifest is None or manifest.backend != backend or manifest.model != name:
-        return None
-    return OnnxTextRunner(folder, manifest)
+    recipes: tuple[Recipe, ...] = ("built", "torch")
+    for recipe in recipes:
+        folder = export_folder(name, str(source), backend, recipe=recipe)
+        manifest = current_export(folder, source)
+        made = manifest and (manifest.recipe, manifest.backend, manifest.model)
+        if manifest is not None and made == (recipe, backend, name):
+            return OnnxTextRunner(folder, manifest)
+    return None
 
 
 def discard_export(folder: Path) -> None:

@@ -38,9 +38,8 @@ import threading
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -54,6 +53,9 @@ from langgraph_adamm.call_records import add_call_listener as add_call_listener
 from langgraph_adamm.call_records import remove_call_listener as remove_call_listener
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.fitting import Messages, Prompt, TemplatePrompt, as_prompt
+
+if TYPE_CHECKING:  # its import is a tenth of a cold ask that calls no model
+    from langchain_core.language_models import BaseChatModel
 
 logger = logging.getLogger(__name__)
 

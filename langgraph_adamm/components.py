@@ -17,10 +17,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.analytic.extraction.base import Extractor
-from langgraph_adamm.analytic.extraction.llm import LLMExtractor
 from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
 from langgraph_adamm.analytic.table_descriptions import LLMDescriber, OfflineDescriber
-from langgraph_adamm.chat import StructuredModel
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.retrieval.encoders import (
     DEFAULT_TEXT_MODEL,
@@ -37,6 +35,7 @@ from langgraph_adamm.retrieval.memory import RetrievalMemory
 from langgraph_adamm.storage.database import MemoryDatabase
 
 if TYPE_CHECKING:
+    from langgraph_adamm.chat import StructuredModel
     from langgraph_adamm.memory import Memory
 
 
@@ -71,11 +70,7 @@ class SharedParts:
         self.config = config
         self.llm = llm
         self.wait = wait
-        self.extractor: Extractor = extractor or (
-            LLMExtractor(llm, max_attempts=config.extraction_retries)
-            if llm is not None
-            else RuleExtractor()
-        )
+        self.extractor: Extractor = extractor or _default_extractor(llm, config)
         self.describer = LLMDescriber(llm) if llm is not None else OfflineDescriber()
         self.hierarchy_describer = (
             LLMHierarchyDescriber(llm) if llm is not None else None
@@ -83,6 +78,7 @@ class SharedParts:
         self.retrieval_enabled = retrieval
         self._encoder_spec = (text_encoder, visual_encoder)
         self._encoders: tuple[TextEncoder, VisualEncoder | None] | None = None
+        self._text_encoder: TextEncoder | None = None
         self._encoders_lock = threading.Lock()
         self.views: dict[str, Memory] = {}
         """Each user's view of this database, by user id (see :meth:`view`)."""
@@ -137,22 +133,41 @@ class SharedParts:
             describer=self.hierarchy_describer,
         )
 
+    def text_encoder(self) -> TextEncoder | None:
+        """The text encoder retrieval uses, without opening a retrieval memory.
+
+        None when retrieval is off. Built as :meth:`open_retrieval` builds it
+        (an ONNX encoder loads its model on its first call); the visual
+        encoder is not looked for.
+        """
+        if self.retrieval_enabled is False or (
+            self.retrieval_enabled is None and not retrieval_available()
+        ):
+            return None
+        with self._encoders_lock:
+            if self._encoders is not None:
+                return self._encoders[0]
+            if self._text_encoder is None:
+                self._text_encoder = self._load_text_encoder(self._encoder_spec[0])
+            return self._text_encoder
+
     def _loaded_encoders(self) -> tuple[TextEncoder, VisualEncoder | None]:
         with self._encoders_lock:
             if self._encoders is None:
                 self._encoders = self._load_encoders(*self._encoder_spec)
             return self._encoders
 
+    def _load_text_encoder(self, text_encoder: Any) -> TextEncoder:
+        if text_encoder is None or isinstance(text_encoder, str):
+            return SentenceTransformerEncoder(
+                text_encoder or DEFAULT_TEXT_MODEL, backend=self.config.text_backend
+            )
+        return text_encoder
+
     def _load_encoders(
         self, text_encoder: Any, visual_encoder: Any
     ) -> tuple[TextEncoder, VisualEncoder | None]:
-        text = (
-            SentenceTransformerEncoder(
-                text_encoder or DEFAULT_TEXT_MODEL, backend=self.config.text_backend
-            )
-            if text_encoder is None or isinstance(text_encoder, str)
-            else text_encoder
-        )
+        text = self._text_encoder or self._load_text_encoder(text_encoder)
         visual: VisualEncoder | None
         if visual_encoder == "default":
             visual = load_visual_encoder() if vision_available() else None
@@ -167,3 +182,16 @@ class SharedParts:
         else:
             visual = visual_encoder
         return text, visual
+
+
+def _default_extractor(llm: StructuredModel | None, config: AdaMMConfig) -> Extractor:
+    """The model's extractor with a model, the rules' without.
+
+    The model extractor's module (and langchain's chat-model classes it
+    imports) is loaded only when a model is given.
+    """
+    if llm is None:
+        return RuleExtractor()
+    from langgraph_adamm.analytic.extraction.llm import LLMExtractor
+
+    return LLMExtractor(llm, max_attempts=config.extraction_retries)

@@ -17,10 +17,12 @@ from typing import Any
 
 from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.planning.vectors import column_phrases
 from langgraph_adamm.reports import ForgetReport
 from langgraph_adamm.retrieval.memory import RetrievalMemory
 from langgraph_adamm.storage import rounds
 from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.text_vectors import prune_vectors
 from langgraph_adamm.storage.writers import UserWriter
 
 
@@ -108,6 +110,12 @@ class Forgetting:
                     if retrieval is not None:
                         report.retrieval = retrieval.forget_rounds(ids)
                     rounds.delete_rounds(self.db, self.user_id, ids)
+                    # a column gone with its rounds takes its name's vector
+                    prune_vectors(
+                        self.db,
+                        self.user_id,
+                        column_phrases(self.analytic.tables),
+                    )
                     # in the transaction: the rows it deleted are not sampled,
                     # and a rollback puts the statistics back too; a rebuilt
                     # table is new, without statistics yet

@@ -19,9 +19,12 @@ from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError
 from langgraph_adamm.history import DEFAULT_USER_ID, History, Round, read_history
 from langgraph_adamm.messages import messages_to_history
+from langgraph_adamm.planning.vectors import column_phrases, encoder_key
 from langgraph_adamm.reports import IngestReport, ProgressCallback, progress_counter
+from langgraph_adamm.retrieval.lexicon import ensure_lexicon
 from langgraph_adamm.retrieval.memory import RetrievalMemory
 from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.text_vectors import keep_vectors, stored_vectors
 from langgraph_adamm.storage.writers import UserWriter
 
 Extracted = tuple[int, Round, list[Observation] | Exception]
@@ -167,8 +170,32 @@ class Ingestion:
             return
         with self.writer.writing():
             outcome = self.retrieval.index_pending(progress)
+            self.keep_planning_vectors()
         report.rounds_indexed += outcome.indexed
         report.image_problems.extend(outcome.image_problems)
+
+    def keep_planning_vectors(self) -> None:
+        """Store the vectors of the tables' column names for the rule planner.
+
+        With them (and the word lexicon beside the model's ONNX export, made
+        here once when missing) an analytic question is planned without
+        loading the text model. Only this library's text encoder is named in
+        a way a later process can trust; another encoder stores nothing.
+        """
+        retrieval = self.retrieval
+        if retrieval is None:
+            return
+        encoder = retrieval.text_encoder
+        name = encoder_key(encoder)
+        if name is None:
+            return
+        ensure_lexicon(encoder)
+        phrases = column_phrases(self.analytic.tables)
+        have = stored_vectors(self.db, self.user_id, name)
+        missing = [p for p in phrases if p not in have]
+        vectors = dict(zip(missing, encoder.encode(missing), strict=True))
+        with self.db.transaction():
+            keep_vectors(self.db, self.user_id, name, phrases, vectors)
 
     def ingest(
         self,

@@ -36,7 +36,6 @@ from langgraph_adamm.analytic.extraction.base import Extractor
 from langgraph_adamm.analytic.forget import AnalyticCorrection
 from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.analytic.tables import TableSchema
-from langgraph_adamm.chat import StructuredModel, structured
 from langgraph_adamm.components import SharedParts
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, StorageError, ToolInputError
@@ -52,6 +51,7 @@ from langgraph_adamm.storage.database import MemoryDatabase
 from langgraph_adamm.storage.writers import UserWriter, tell_waiting
 
 if TYPE_CHECKING:
+    from langgraph_adamm.chat import StructuredModel
     from langgraph_adamm.graphs.graph_memory import ConstructionView, QueryView
 
 __all__ = ["Extracted", "ForgetReport", "IngestReport", "Memory", "ProgressCallback"]
@@ -125,7 +125,11 @@ class Memory:
     ) -> None:
         _check_user_id(user_id)
         config = config or AdaMMConfig()
-        llm = structured(model) if model is not None else None
+        llm = None
+        if model is not None:
+            from langgraph_adamm.chat import structured
+
+            llm = structured(model)
         db = MemoryDatabase(path, wait=wait, on_wait=tell_waiting)
         try:
             shared = SharedParts(

@@ -58,7 +58,7 @@ from langgraph_adamm.analytic.tables import (
 from langgraph_adamm.analytic.units import affine
 from langgraph_adamm.errors import ToolInputError
 from langgraph_adamm.schemas import KeyValues, WireModel
-from langgraph_adamm.storage.database import VALUE_ERRORS, quote_ident
+from langgraph_adamm.storage.database import quote_ident, value_errors
 
 ComputeOperator = Literal[
     "count", "sum", "avg", "min", "max", "median", "first", "latest", "change"
@@ -392,7 +392,7 @@ class _Query:
         """Run a compiled query; a failure the model's values caused is reported."""
         try:
             return self.memory.db.fetchall(sql, params)
-        except VALUE_ERRORS as exc:
+        except value_errors() as exc:
             raise ToolInputError(
                 f"The values given do not fit table {self.table.table_name}: "
                 f"{str(exc).splitlines()[0][:200]}"

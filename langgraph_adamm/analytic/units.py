@@ -6,6 +6,16 @@ not define (currencies, steps, points, heart beats), each currency a dimension
 of its own so that no two are ever mixed. Dimensions and conversion factors come
 from pint's registry, which is built on first use and cached.
 
+Building that registry (importing pint, parsing its definitions) costs about
+half a second, so the questions people ask do not pay it for ordinary words:
+``data/unit_names.json``, written from this registry by
+``tools/support/make_unit_table.py``, holds every name pint's single-name
+parser looks up and the dimension of every canonical symbol. A word of letters
+that no prefix + name + plural split can make is no unit without asking pint,
+and a canonical symbol's dimension (so whether two of them convert) is read
+from the table; every answer is the one pint would give. Conversion factors
+still come from pint.
+
 Canonical symbols are what tables store: ``h``, ``min``, ``kg``, ``km``,
 ``degC``, ``mg/dL``, ``USD``... A symbol pint knows but the alias table does not
 list keeps pint's short form (``kJ``, ``mph``).
@@ -13,9 +23,12 @@ list keeps pint's short form (``kJ``, ``mph``).
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata, resources
 from typing import Any
 
 _ALIASES: dict[str, str] = {}
@@ -126,6 +139,82 @@ def _pint_unit(symbol: str) -> Any:
     return registry().parse_units(_PINT_NAMES.get(symbol, symbol))
 
 
+@dataclass(frozen=True)
+class UnitTable:
+    """What pint's single-name parser consults, and the canonical dimensions."""
+
+    case_sensitive: bool
+    prefixes: tuple[str, ...]
+    suffixes: tuple[str, ...]
+    names: frozenset[str]
+    dimensions: dict[str, str]
+
+
+UNIT_TABLE = "unit_names.json"
+"""The table's file in ``langgraph_adamm.data``."""
+
+
+@lru_cache(maxsize=1)
+def unit_table() -> UnitTable | None:
+    """The packaged table, or None when it may not describe this registry.
+
+    The table is trusted only for the pint version it was written from and the
+    project definitions it was written with; with any other pint (or none, or
+    no table) every question goes to pint, as if there were no table. Checking
+    the version reads pint's distribution metadata, not pint itself.
+    """
+    try:
+        raw = json.loads(
+            resources.files("langgraph_adamm.data")
+            .joinpath(UNIT_TABLE)
+            .read_text(encoding="utf-8")
+        )
+        installed = metadata.version("pint")
+    except (OSError, ValueError, metadata.PackageNotFoundError):
+        return None
+    if (
+        raw.get("pint_version") != installed
+        or raw.get("definitions") != _DEFINITIONS
+        or raw.get("pint_names") != _PINT_NAMES
+    ):
+        return None
+    return UnitTable(
+        case_sensitive=bool(raw["case_sensitive"]),
+        prefixes=tuple(raw["prefixes"]),
+        suffixes=tuple(raw["suffixes"]),
+        names=frozenset(raw["names"]),
+        dimensions=dict(raw["dimensions"]),
+    )
+
+
+def may_be_pint_unit(text: str) -> bool:
+    """Whether pint could read ``text`` as a unit; False only when it cannot.
+
+    Answers for a word of ASCII letters (which pint's string preprocessor and
+    tokenizer leave whole, one name) the way pint's ``parse_unit_name`` does:
+    some prefix it starts with, some plural suffix it ends with, and the rest
+    (two letters at least when a suffix was cut) one of the registry's names,
+    compared as the registry compares them. Anything else may be a unit.
+    """
+    table = unit_table()
+    if table is None or not (text.isascii() and text.isalpha()):
+        return True
+    for suffix in table.suffixes:
+        if not text.endswith(suffix):
+            continue
+        for prefix in table.prefixes:
+            if not text.startswith(prefix):
+                continue
+            name = text[len(prefix) :]
+            if suffix:
+                name = name[: -len(suffix)]
+                if len(name) == 1:
+                    continue
+            if (name if table.case_sensitive else name.lower()) in table.names:
+                return True
+    return False
+
+
 _SHORT_OVERRIDES = {"°C": "degC", "°F": "degF", "ml": "mL", "l": "L", "hr": "h"}
 
 
@@ -149,6 +238,8 @@ def canonical_unit(token: str | None) -> str | None:
     ):
         return None
     if not re.search(r"[A-Za-zµ]", text) or text[0].isdigit():
+        return None
+    if not may_be_pint_unit(text):
         return None
     try:
         unit = registry().parse_units(text)
@@ -174,6 +265,16 @@ def dimension(symbol: str | None) -> str | None:
         return None
     if symbol == "%":
         return "[percent]"
+    table = unit_table()
+    if table is not None and symbol in table.dimensions:
+        return table.dimensions[symbol]
+    if not may_be_pint_unit(_PINT_NAMES.get(symbol, symbol)):
+        return f"[{symbol}]"
+    return pint_dimension(symbol)
+
+
+def pint_dimension(symbol: str) -> str:
+    """:func:`dimension` as pint answers it (what the table records)."""
     try:
         return str(_pint_unit(symbol).dimensionality)
     except Exception:  # noqa: BLE001
@@ -221,6 +322,11 @@ def convertible(from_unit: str | None, to_unit: str | None) -> bool:
     """Whether :func:`convert_units` accepts this pair."""
     if from_unit == to_unit or from_unit is None or to_unit is None:
         return True
+    if dimension(from_unit) != dimension(to_unit):
+        return False
+    known = unit_table()
+    if known is not None and {from_unit, to_unit} <= {"%", *known.dimensions}:
+        return True  # canonical symbols of one dimension convert (tests check)
     try:
         _factor(from_unit, to_unit)
     except ValueError:

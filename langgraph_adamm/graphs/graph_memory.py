@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from langgraph_adamm.planning.cards import episode_cards, table_cards
+from langgraph_adamm.planning.vectors import KeptVectors, encoder_key
+from langgraph_adamm.retrieval.lexicon import lexicon_of
 from langgraph_adamm.storage import rounds
+from langgraph_adamm.storage.text_vectors import stored_vectors
 from langgraph_adamm.tools.calls import ToolMemory
 
 if TYPE_CHECKING:
@@ -256,6 +259,8 @@ class QueryView:
         self._cards: (
             tuple[tuple[int, ...], tuple[list[TableCard], list[EpisodeCard]]] | None
         ) = None
+        self._table_cards: tuple[int, list[TableCard]] | None = None
+        self._kept: tuple[int, KeptVectors] | None = None
 
     # -- the Memory's own ----------------------------------------------------------
     @property
@@ -315,7 +320,13 @@ class QueryView:
 
     @property
     def version(self) -> tuple[int, int, int, int]:
-        """Changes whenever tables or the hierarchy change (keys derived caches)."""
+        """Changes whenever tables or the hierarchy change (keys derived caches).
+
+        Before the retrieval memory is first opened its counts read -1: opening
+        it changes the version, which only renews what it keys.
+        """
+        if not self.memory._retrieval_open:  # not opened for a version alone
+            return (self.memory.analytic.generation, -1, -1, -1)
         r = self.retrieval
         h = r.hierarchy if r is not None else None
         return (
@@ -328,13 +339,46 @@ class QueryView:
     def planning_cards(self) -> tuple[list[TableCard], list[EpisodeCard]]:
         """Planning-context candidates (tables, episodes), cached until a change."""
         self.memory.refresh()
+        retrieval = self.retrieval  # opened before the version keys the cache
         key = self.version
         if self._cards is None or self._cards[0] != key:
-            self._cards = (
-                key,
-                (table_cards(self.memory.analytic), episode_cards(self.retrieval)),
-            )
+            self._cards = (key, (self.table_cards(), episode_cards(retrieval)))
         return self._cards[1]
+
+    def table_cards(self) -> list[TableCard]:
+        """The tables' planning cards alone (no retrieval memory opened)."""
+        self.memory.refresh()
+        key = self.memory.analytic.generation
+        if self._table_cards is None or self._table_cards[0] != key:
+            self._table_cards = (key, table_cards(self.memory.analytic))
+        return self._table_cards[1]
+
+    def planning_vectors(self) -> KeptVectors | None:
+        """The rule planner's encoder: kept vectors first, the model on a miss.
+
+        The memory's stored column-name vectors and the word lexicon beside
+        the model's ONNX export answer what they hold, so a question whose
+        words they all hold loads no text model. None when retrieval is off.
+        """
+        encoder = self.memory._shared.text_encoder()
+        if encoder is None:
+            return None
+        key = self.memory.analytic.generation
+        if self._kept is None or self._kept[0] != key:
+            name = encoder_key(encoder)
+            stored = (
+                stored_vectors(self.memory.db, self.user_id, name) if name else {}
+            )
+            lexicon = lexicon_of(encoder)
+            self._kept = (
+                key,
+                KeptVectors(
+                    stored,
+                    lexicon.vector if lexicon is not None else None,
+                    encoder.encode,
+                ),
+            )
+        return self._kept[1]
 
     def episode_scores(self, question: str) -> dict[str, float] | None:
         """Each episode's similarity to ``question`` (None when retrieval is off)."""

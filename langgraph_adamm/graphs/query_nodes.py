@@ -135,22 +135,54 @@ class QueryNodes:
         key = (id(mem), question, mem.version, self.planning_context)
         ctx = self._contexts.get(key)
         if ctx is None:
-            tables, episodes = mem.planning_cards()
-            if not (self.retrieval and mem.retrieval is not None):
-                episodes = []
-            ctx = ContextBuilder(mem.config, self._embed(mem)).build(
-                question,
-                tables if self.analytic else [],
-                episodes,
-                whole=not self.planning_context,
-                episode_scores=mem.episode_scores(question)
-                if episodes and self.planning_context
-                else None,
-            )
+            ctx = self._deferred_context(mem, question)
+            if ctx is None:
+                ctx = self._scored_context(mem, question)
             self._contexts[key] = ctx
             while len(self._contexts) > 64:
                 self._contexts.popitem(last=False)
         return ctx
+
+    def _scored_context(self, mem: QueryMemory, question: str) -> PlanningContext:
+        tables, episodes = mem.planning_cards()
+        if not (self.retrieval and mem.retrieval is not None):
+            episodes = []
+        return ContextBuilder(mem.config, self._embed(mem)).build(
+            question,
+            tables if self.analytic else [],
+            episodes,
+            whole=not self.planning_context,
+            episode_scores=mem.episode_scores(question)
+            if episodes and self.planning_context
+            else None,
+        )
+
+    def _deferred_context(
+        self, mem: QueryMemory, question: str
+    ) -> PlanningContext | None:
+        """A context scored only if the rule planner needs it (None: score now).
+
+        Not with a model (it reads the scores) or without a text model.
+        """
+        table_cards = getattr(mem, "table_cards", None)
+        if (
+            self.model is not None
+            or not (self.planning_context and self.analytic)
+            or table_cards is None
+            or self._planning_vectors(mem) is None
+        ):
+            return None
+        return ContextBuilder(mem.config).deferred(
+            question, table_cards(), lambda: self._scored_context(mem, question)
+        )
+
+    def _planning_vectors(self, mem: QueryMemory) -> CachedEmbed | None:
+        """The rule planner's vectors: kept ones first, the model on a miss."""
+        kept = getattr(mem, "planning_vectors", None)
+        vectors = kept() if kept is not None else None
+        if vectors is None:  # a stand-in memory, or retrieval off
+            return self._embed(mem) if kept is None else None
+        return self._embeds.setdefault(id(vectors), CachedEmbed(vectors))
 
     def _allowed_in(self, mem: QueryMemory) -> Callable[[str], bool]:
         return lambda tool: self._allowed(tool, mem)
@@ -223,6 +255,10 @@ class QueryNodes:
                 "history (Memory.ingest or add_messages) first."
             }
         ctx = self._context(mem, question)
+        if not ctx.scored:  # scored later only if the rule planner needs it
+            out["context"] = ctx.unscored_dict()
+            out["context_text"] = ""
+            return out
         out["context"] = ctx.to_dict()
         out["context_text"] = ctx.render()
         if ctx.scoring != "embedding+token" or not self.planning_context:
@@ -274,7 +310,7 @@ class QueryNodes:
         )
 
     def _rule_plan(self, state: QueryState, mem: QueryMemory) -> dict[str, Any]:
-        planner = RulePlanner(self._embed(mem))  # vectors cached in _embeds
+        planner = RulePlanner(self._planning_vectors(mem))  # cached in _embeds
         composed, rp = Composer(planner).compose(
             state["question"],
             parse_time(state["now"]),

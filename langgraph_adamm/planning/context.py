@@ -12,6 +12,7 @@ ranks episodes), so a planner sees the episodes retrieval would return.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,18 +108,104 @@ class EpisodeCard:
         return f"{self.unit_id}{span}: {self.description}"
 
 
-@dataclass(frozen=True)
 class PlanningContext:
-    """The top tables and episodes for one question, with their scores."""
+    """The top tables and episodes for one question, with their scores.
 
-    tables: tuple[tuple[TableCard, float], ...]
-    episodes: tuple[tuple[EpisodeCard, float], ...]
-    scoring: str
-    """How candidates were scored: "embedding+token", "token" or "none" (whole)."""
+    A context made by :meth:`deferred` holds every table already and scores
+    on first need: reading :attr:`tables` (scores and their order),
+    :attr:`episodes`, :attr:`scoring`, :meth:`render` or :meth:`to_dict`
+    runs the scoring, which embeds the question and opens the retrieval
+    memory. :attr:`table_cards` and :meth:`table` do not.
+
+    Args:
+        tables: The kept tables with their scores, best first.
+        episodes: The kept episodes with their scores, best first.
+        scoring: How candidates were scored: "embedding+token", "token" or
+            "none" (whole).
+    """
+
+    def __init__(
+        self,
+        tables: tuple[tuple[TableCard, float], ...],
+        episodes: tuple[tuple[EpisodeCard, float], ...],
+        scoring: str,
+    ) -> None:
+        self._tables = tables
+        self._episodes = episodes
+        self._scoring = scoring
+        self._cards = tuple(t for t, _ in tables)
+        self._resolve: Callable[[], PlanningContext] | None = None
+        self._bounds: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def deferred(
+        cls,
+        cards: Sequence[TableCard],
+        resolve: Callable[[], PlanningContext],
+        bounds: Mapping[str, tuple[float, float]],
+    ) -> PlanningContext:
+        """A context of exactly ``cards``, scored by ``resolve`` on first need.
+
+        ``resolve`` must keep every one of ``cards`` (all tables fit the
+        context), so that what is known before scoring stays true after.
+        ``bounds`` gives each card's score range before scoring (see
+        :meth:`ContextBuilder.bounds`).
+        """
+        ctx = cls((), (), "")
+        ctx._cards = tuple(cards)
+        ctx._resolve = resolve
+        ctx._bounds = dict(bounds)
+        return ctx
+
+    def score_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each table's score, or the range it will fall in once scored."""
+        if self._resolve is None:
+            return {t.name: (s, s) for t, s in self._tables}
+        return dict(self._bounds)
+
+    @property
+    def scored(self) -> bool:
+        """Whether the scores are known (reading them costs nothing more)."""
+        return self._resolve is None
+
+    def _score(self) -> None:
+        if self._resolve is None:
+            return
+        with self._lock:
+            if self._resolve is None:
+                return
+            done = self._resolve()
+            self._tables, self._episodes = done.tables, done.episodes
+            self._scoring = done.scoring
+            self._resolve = None
+
+    @property
+    def tables(self) -> tuple[tuple[TableCard, float], ...]:
+        """The kept tables with their scores, best first."""
+        self._score()
+        return self._tables
+
+    @property
+    def episodes(self) -> tuple[tuple[EpisodeCard, float], ...]:
+        """The kept episodes with their scores, best first."""
+        self._score()
+        return self._episodes
+
+    @property
+    def scoring(self) -> str:
+        """How candidates were scored: "embedding+token", "token" or "none"."""
+        self._score()
+        return self._scoring
+
+    @property
+    def table_cards(self) -> tuple[TableCard, ...]:
+        """The kept tables, unscored (in no order that means anything)."""
+        return self._cards
 
     def table(self, name: str) -> TableCard | None:
         """A table of the context by exact name."""
-        return next((t for t, _ in self.tables if t.name == name), None)
+        return next((t for t in self._cards if t.name == name), None)
 
     @property
     def note(self) -> str:
@@ -139,6 +226,14 @@ class PlanningContext:
         lines.append("Retrieval episodes:")
         lines += [f"- {e.text()}" for e, _ in self.episodes] or ["- (none)"]
         return "\n".join(lines)
+
+    def unscored_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` before scoring: the tables kept, with no scores."""
+        return {
+            "scoring": "when needed",
+            "tables": [{"table": t.name, "score": None} for t in self._cards],
+            "episodes": [],
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (names and scores) for graph state and output."""
@@ -215,6 +310,44 @@ class ContextBuilder:
         if self.embed is None or not texts:
             return None
         return self.embed(list(texts))
+
+    def bounds(
+        self, question: str, tables: Sequence[TableCard]
+    ) -> dict[str, tuple[float, float]]:
+        """Each table's score range before the question is embedded.
+
+        A score is ``w_e · cos + w_t · tok`` (or ``tok`` alone without a
+        model); the token part costs nothing, and a cosine of unit vectors
+        lies in [-1, 1] (a hair's margin is added for rounding).
+        """
+        c = self.config
+        w_e, w_t = abs(c.metadata_embedding_weight), c.metadata_token_weight
+        tok = _scores(question, None, [t.text() for t in tables], None, c)
+        spread = w_e + 1e-6
+        return {
+            t.name: (min(w_t * x - spread, x), max(w_t * x + spread, x))
+            for t, x in zip(tables, tok, strict=True)
+        }
+
+    def deferred(
+        self,
+        question: str,
+        tables: Sequence[TableCard],
+        resolve: Callable[[], PlanningContext],
+    ) -> PlanningContext | None:
+        """A context of every table, scored by ``resolve`` only when needed.
+
+        When every table fits the context, scoring changes only the order
+        the rule planner breaks ties by: it is left until two tables match
+        the question closely enough for their scores to matter, so that an
+        analytic question neither embeds the question nor opens the
+        retrieval memory. None when the tables do not all fit.
+        """
+        if len(tables) > self.config.k_tables:
+            return None
+        return PlanningContext.deferred(
+            tables, resolve, self.bounds(question, tables)
+        )
 
     def build(
         self,

@@ -133,7 +133,7 @@ def measure_words(text: str, table: str, context: PlanningContext) -> str:
     here = {stem(w) for w in words(card.text())}
     elsewhere = {
         stem(w)
-        for other, _ in context.tables
+        for other in context.table_cards
         if other.name != table
         for name in [other.name, *(c.name for c in other.columns)]
         for w in words(name)

@@ -145,6 +145,26 @@ def _names_whole(noun: str, column: str) -> bool:
     return all(stem(w) in have for w in words(column))
 
 
+def _settled(
+    mappings: dict[str, _Mapping], bounds: dict[str, tuple[float, float]]
+) -> _Mapping | None:
+    """The mapping that wins whatever the context's scores turn out to be.
+
+    Each table's final score is its mapping's plus ``CONTEXT_WEIGHT`` times its
+    context score, which lies within ``bounds``. When one table's lowest
+    final score beats every other's highest, scoring cannot change the pick
+    (and the question need not be embedded); otherwise None.
+    """
+    if not mappings or any(name not in bounds for name in mappings):
+        return None
+    low = {n: m.score + CONTEXT_WEIGHT * bounds[n][0] for n, m in mappings.items()}
+    high = {n: m.score + CONTEXT_WEIGHT * bounds[n][1] for n, m in mappings.items()}
+    lead = max(low, key=lambda n: low[n])
+    if all(low[lead] > high[n] for n in mappings if n != lead):
+        return mappings[lead]
+    return None
+
+
 @dataclass
 class _Mapping:
     table: TableCard
@@ -216,14 +236,20 @@ class RulePlanner:
             plan.notes.append("no analytic question form: recalled from memory")
             return plan
         q = QuestionTokens.of(intent.text)
-        best: _Mapping | None = None
-        for table, ctx_score in context.tables:
-            mapping = self._map(intent, q, table)
-            if mapping is None:
-                continue
-            mapping.score += CONTEXT_WEIGHT * ctx_score
-            if best is None or mapping.score > best.score:
-                best = mapping
+        mappings: dict[str, _Mapping] = {}
+        for card in context.table_cards:
+            mapping = self._map(intent, q, card)
+            if mapping is not None:
+                mappings[card.name] = mapping
+        best = _settled(mappings, context.score_bounds())
+        if best is None and mappings:
+            for table, ctx_score in context.tables:  # scored, best first
+                mapping = mappings.get(table.name)
+                if mapping is None:
+                    continue
+                mapping.score += CONTEXT_WEIGHT * ctx_score
+                if best is None or mapping.score > best.score:
+                    best = mapping
         if best is None:
             plan.notes.append(
                 "no table of the planning context matches the question: recalled "

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -40,24 +41,34 @@ from langgraph_adamm.storage.vectors import ViewSearch
 IDENTIFIER_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
-def _errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
-    """(errors of values, errors of either engine), psycopg's where installed."""
-    values: tuple[type[Exception], ...] = (
-        duckdb.ConversionException,
-        duckdb.OutOfRangeException,
-    )
-    engines: tuple[type[Exception], ...] = (duckdb.Error,)
-    try:
-        import psycopg
-    except ImportError:
-        return values, engines
-    return (*values, psycopg.DataError), (*engines, psycopg.Error)
+_DUCKDB_VALUE_ERRORS: tuple[type[Exception], ...] = (
+    duckdb.ConversionException,
+    duckdb.OutOfRangeException,
+)
 
 
-VALUE_ERRORS, ENGINE_ERRORS = _errors()
-"""Errors a tool call's values cause (a text that is not a number, a date out
-of range), on either engine; the operators turn them into ToolInputError. And
-every error either engine raises."""
+def value_errors() -> tuple[type[Exception], ...]:
+    """Errors a tool call's values cause, on either engine.
+
+    A text that is not a number, a date out of range: the operators turn them
+    into ToolInputError.
+
+    psycopg's are included once it is imported: a DuckDB memory never imports it
+    (its import is a tenth of a cold ``adamm ask``), and no psycopg error can
+    arise before it is.
+    """
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None:
+        return _DUCKDB_VALUE_ERRORS
+    return (*_DUCKDB_VALUE_ERRORS, psycopg.DataError)
+
+
+def engine_errors() -> tuple[type[Exception], ...]:
+    """Every error either engine raises (psycopg's once it is imported)."""
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None:
+        return (duckdb.Error,)
+    return (duckdb.Error, psycopg.Error)
 
 
 def quote_ident(name: str) -> str:
@@ -405,9 +416,9 @@ class MemoryDatabase:
         """An engine's error as the library's (values' errors pass through)."""
         try:
             yield
-        except VALUE_ERRORS:
+        except value_errors():
             raise
-        except ENGINE_ERRORS as exc:
+        except engine_errors() as exc:
             raise self._closed(exc) from None
 
     def _run(self, sql: str, params: list[Any] | None) -> Any:

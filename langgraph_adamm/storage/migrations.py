@@ -249,6 +249,23 @@ MIGRATIONS.append(
         ],
     )
 )
+MIGRATIONS.append(
+    (
+        10,
+        "vectors of the short texts the rule planner compares questions with "
+        "(column names), by user, encoder and text, stored when the memory is "
+        "written so that a question needs no text model for them",
+        [
+            """CREATE TABLE adamm_text_vectors (
+                user_id VARCHAR NOT NULL,
+                encoder VARCHAR NOT NULL,
+                text VARCHAR NOT NULL,
+                vec BLOB NOT NULL,
+                PRIMARY KEY (user_id, encoder, text)
+            )""",
+        ],
+    )
+)
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 POSTGRES_EXTRAS: dict[int, list[str]] = {

@@ -1,4 +1,12 @@
-"""Attribute extraction: observations with provenance from each round."""
+"""Attribute extraction: observations with provenance from each round.
+
+The model extractor is imported on first use: its chat-model imports are not
+needed to read a memory.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.analytic.extraction.base import (
     Extractor,
@@ -6,8 +14,10 @@ from langgraph_adamm.analytic.extraction.base import (
     Provenance,
     make_observation,
 )
-from langgraph_adamm.analytic.extraction.llm import LLMExtractor
 from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
+
+if TYPE_CHECKING:
+    from langgraph_adamm.analytic.extraction.llm import LLMExtractor
 
 __all__ = [
     "Extractor",
@@ -17,3 +27,11 @@ __all__ = [
     "RuleExtractor",
     "make_observation",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "LLMExtractor":
+        from langgraph_adamm.analytic.extraction.llm import LLMExtractor
+
+        return LLMExtractor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,7 +22,12 @@ Three measurements, each in fresh processes (median of ``--repeat``):
    A further run reports which of torch, transformers, sentence_transformers
    and open_clip an onnx process imported, and the backends' answers are
    compared. ``--ask-db`` keeps the memory for later runs; ``--only-ask`` skips
-   1-3.
+   1-3. Each round of runs also times the floor, ``python -c "import
+   langgraph.graph, duckdb"`` (what any process that builds a graph over DuckDB
+   pays), and every figure is given as a ratio of it; ``--baseline DIR`` (a
+   ``git worktree`` of an earlier commit) times that commit's ``adamm ask`` in
+   the same rounds, on a memory of its own; ``--ask-days 100`` makes a memory
+   of about 600 rounds instead of 10k.
 
     python tools/benchmarks/bench_startup.py --repeat 5
     python tools/benchmarks/bench_startup.py --only-ask --repeat 7 \\
@@ -109,14 +114,18 @@ def run(args: list[str]) -> dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def timed(args: list[str]) -> tuple[float, float, float, str]:
+def timed(
+    args: list[str], env: dict[str, str] | None = None
+) -> tuple[float, float, float, str]:
     """Wall seconds, CPU seconds, peak RSS in MB and stdout of one fresh process.
 
     CPU time (user + system) says the same on a busy machine; wall time does not.
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(args, stdout=out, stderr=err, cwd=ROOT)
+        proc = subprocess.Popen(
+            args, stdout=out, stderr=err, cwd=ROOT, env={**os.environ, **(env or {})}
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -129,12 +138,18 @@ def timed(args: list[str]) -> tuple[float, float, float, str]:
         return wall, cpu, kb / 1024, out.read().decode()
 
 
-def ten_k_memory(adamm: str, db: Path) -> str:
-    """A memory of about 10k synthetic rounds (made once); its first question."""
+def ten_k_memory(
+    adamm: str, db: Path, days: int = 0, env: dict[str, str] | None = None
+) -> str:
+    """A memory of about 10k synthetic rounds (made once); its first question.
+
+    ``days`` other than 0 makes a smaller one (100 days: about 600 rounds);
+    ``env`` runs the ingest with a baseline checkout on ``PYTHONPATH``.
+    """
     sys.path.insert(0, str(ROOT))
     from tools.datasets.synthetic_history import generate
 
-    data = generate(seed=7, days=ASK_DAYS)
+    data = generate(seed=7, days=days or ASK_DAYS)
     rounds = sum(len(s["rounds"]) for s in data.history["sessions"])
     print(f"memory: {rounds:,} synthetic rounds (seed 7), {db}")
     if not db.exists():
@@ -146,25 +161,39 @@ def ten_k_memory(adamm: str, db: Path) -> str:
                 + ["--text-backend", "onnx"],
                 check=True,
                 capture_output=True,
+                env={**os.environ, **(env or {})},
             )
             took = time.perf_counter() - start
-            print(f"ingested the ~10k-round memory in {took:.0f} s")
+            print(f"ingested the memory in {took:.0f} s")
     return str(data.questions[0]["question"])
 
+
+FLOOR = "floor: python -c 'import langgraph.graph, duckdb'"
+FLOOR_CODE = "import langgraph.graph, duckdb"
+"""What any process that builds a graph over DuckDB pays: the ratios' base."""
 
 RECALL_QUESTION = "What was the documentary I watched about?"
 """A question no table answers (SemanticMatch), beside the generator's first."""
 
 
 def cold_ask(
-    adamm: str, db: Path, repeat: int, backends: tuple[str, ...] = ("torch", "onnx")
+    adamm: str,
+    db: Path,
+    repeat: int,
+    backends: tuple[str, ...] = ("auto", "torch"),
+    days: int = 0,
+    baseline: Path | None = None,
 ) -> None:
     """Measurement 4: a cold ``adamm ask`` with each text backend.
 
     For the analytic question, ``--no-retrieval`` (no encoder at all) is timed
     beside them: the floor the rest of the command sets.
     """
-    questions = [ten_k_memory(adamm, db), RECALL_QUESTION]
+    questions = [ten_k_memory(adamm, db, days), RECALL_QUESTION]
+    old = {"PYTHONPATH": str(baseline)} if baseline is not None else None
+    old_db = db.with_name(db.stem + "-baseline" + db.suffix)
+    if old is not None:  # its own memory: a newer schema is not opened by old code
+        ten_k_memory(adamm, old_db, days, old)
     for n, question in enumerate(questions):
         variants = {f"--text-backend {b}": ["--text-backend", b] for b in backends}
         if n == 0:
@@ -176,26 +205,44 @@ def cold_ask(
         heavy = json.loads(
             timed(
                 [sys.executable, "-c", ASK_MODULES, question, "--db", str(db)]
-                + ["--text-backend", "onnx"]
+                + ["--text-backend", "auto"]
             )[3]
             .strip()
             .splitlines()[-1]
         )
+        before = (
+            {
+                f"baseline, --text-backend {b}": [
+                    adamm, "ask", question, "--db", str(old_db), "--text-backend", b
+                ]
+                for b in ("torch", "onnx")
+            }
+            if old is not None
+            else {}
+        )
+        for line in before.values():  # untimed, as above
+            timed(line, old)
         runs: dict[str, list[tuple[float, float, float, str]]] = {
-            label: [] for label in variants
+            label: [] for label in [FLOOR, *variants, *before]
         }
         for _ in range(repeat):
+            runs[FLOOR].append(timed([sys.executable, "-c", FLOOR_CODE]))
             for label, extra in variants.items():
                 runs[label].append(timed([*cmd, *extra]))
+            for label, line in before.items():
+                runs[label].append(timed(line, old))
+        floor_wall = statistics.median(r[0] for r in runs[FLOOR])
+        floor_cpu = statistics.median(r[1] for r in runs[FLOOR])
         print(f"cold adamm ask on the ~10k-round memory, {question!r}:")
-        for label in variants:
+        for label in [FLOOR, *variants, *before]:
             walls = [r[0] for r in runs[label]]
+            cpu = statistics.median(r[1] for r in runs[label])
             print(
                 f"  {label}: wall median {statistics.median(walls):.2f} s (min "
-                f"{min(walls):.2f}, max {max(walls):.2f}), CPU median "
-                f"{statistics.median(r[1] for r in runs[label]):.2f} s, peak RSS "
-                f"median {statistics.median(r[2] for r in runs[label]):.0f} MB "
-                f"({repeat} runs)"
+                f"{min(walls):.2f}, max {max(walls):.2f}; "
+                f"{statistics.median(walls) / floor_wall:.2f}x the floor), CPU "
+                f"median {cpu:.2f} s ({cpu / floor_cpu:.2f}x), peak RSS median "
+                f"{statistics.median(r[2] for r in runs[label]):.0f} MB ({repeat} runs)"
             )
         imported = ", ".join(heavy) or "none of " + ", ".join(HEAVY)
         print(f"  the onnx process imported: {imported}")
@@ -214,21 +261,42 @@ def main() -> None:
     parser.add_argument(
         "--ask-backends",
         nargs="+",
-        default=["torch", "onnx"],
-        choices=["torch", "onnx", "onnx-int8"],
-        help="text backends of the cold adamm ask (default: torch onnx)",
+        default=["auto", "torch"],
+        choices=["auto", "torch", "onnx", "onnx-int8"],
+        help="text backends of the cold adamm ask (default: auto torch)",
     )
     parser.add_argument(
         "--only-ask", action="store_true", help="measure the cold adamm ask only"
+    )
+    parser.add_argument(
+        "--ask-days",
+        type=int,
+        default=0,
+        help="days of the synthetic memory (default: ~10k rounds; 100: ~600)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of an earlier commit (git worktree add DIR REV), timed "
+        "beside this tree on its own memory, with PYTHONPATH=DIR",
     )
     args = parser.parse_args()
     adamm = str(Path(sys.executable).parent / "adamm")
     backends = tuple(args.ask_backends)
     if args.ask_db is not None:
-        cold_ask(adamm, args.ask_db, args.repeat, backends)
+        cold_ask(
+            adamm, args.ask_db, args.repeat, backends, args.ask_days, args.baseline
+        )
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            cold_ask(adamm, Path(tmp) / "m10k.duckdb", args.repeat, backends)
+            cold_ask(
+                adamm,
+                Path(tmp) / "m10k.duckdb",
+                args.repeat,
+                backends,
+                args.ask_days,
+                args.baseline,
+            )
     if args.only_ask:
         return
     helps = []

@@ -41,7 +41,8 @@ def sleep_and_coffee():
         )
         rounds.append(
             {
-                "user": f"Coffee at Cafe Luna: flat white, price {3 + day / 10:.2f} EUR",
+                "user": "Coffee at Cafe Luna: flat white, price "
+                f"{3 + day / 10:.2f} EUR",
                 "assistant": "Enjoy.",
                 "time": f"2026-03-{day:02d}T10:00:00",
             }
@@ -139,7 +140,8 @@ def test_a_deferred_context_scores_only_when_asked():
 
     def resolve():
         scored.append(1)
-        return PlanningContext(((cards[1], 0.9), (cards[0], 0.1)), (), "embedding+token")
+        ranked = ((cards[1], 0.9), (cards[0], 0.1))
+        return PlanningContext(ranked, (), "embedding+token")
 
     ctx = ContextBuilder(AdaMMConfig()).deferred("a question", cards, resolve)
     assert ctx is not None and not ctx.scored

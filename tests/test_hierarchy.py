@@ -147,3 +147,53 @@ def test_event_table_reads_stored_events_in_one_batch_on_demand():
         table["r9"]
     table.add(ev(5, unit(1, 0)))
     assert table.position("r5") == 5 and table.many_at([5])[0].text == "text 5"
+
+
+def test_a_grown_topic_restacks_one_row_as_stacking_all_would():
+    from langgraph_adamm.retrieval.hierarchy import NodeVectors, Topic
+
+    rng = np.random.default_rng(0)
+    topics = [
+        Topic(i, text_sum=rng.standard_normal(8).astype(np.float32)) for i in range(5)
+    ]
+    topics[2].visual_sum = rng.standard_normal(4).astype(np.float32)
+    stacked = NodeVectors.stack(list(topics))
+    topics[3].text_sum = topics[3].text_sum + rng.standard_normal(8).astype(np.float32)
+    topics.append(Topic(5, text_sum=rng.standard_normal(8).astype(np.float32)))
+    for node in (topics[3], topics[5]):  # grown, then new
+        once = stacked.with_node(node)
+        assert once is not None
+        whole = NodeVectors.stack(topics[: len(once.nodes)])
+        assert [n.topic_id for n in once.nodes] == [n.topic_id for n in whole.nodes]
+        for a, b in ((once.text, whole.text), (once.visual, whole.visual)):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+        assert np.array_equal(once.has_visual, whole.has_visual)
+        stacked = once
+    # a topic's first visual vector: the matrix has no visual columns to fit it
+    blind = NodeVectors.stack([Topic(0, text_sum=np.ones(8, np.float32))])
+    seen = Topic(1, text_sum=np.ones(8, np.float32), visual_sum=np.ones(4, np.float32))
+    assert blind.with_node(seen) is None
+
+
+def test_topics_of_a_long_history_are_those_of_stacking_every_time():
+    rng = np.random.default_rng(1)
+    config = AdaMMConfig(episode_threshold=0.2, topic_threshold=0.3)
+    fast, slow = Hierarchy(config), Hierarchy(config)
+    slow_close = slow.close_current
+
+    def close_and_forget() -> int:
+        topic = slow_close()
+        slow.invalidate()  # every close stacks the topics from scratch
+        return topic
+
+    slow.close_current = close_and_forget  # type: ignore[method-assign]
+    for i in range(300):
+        v = rng.standard_normal(16).astype(np.float32)
+        v /= np.linalg.norm(v)
+        vis = unit(*rng.standard_normal(4)) if i % 7 == 0 else None
+        fast.add_event(ev(i, v, T0 + timedelta(hours=i), vis))
+        slow.add_event(ev(i, v.copy(), T0 + timedelta(hours=i), vis))
+    assert len(fast.topics) > 5
+    assert {t: x.episode_ids for t, x in fast.topics.items()} == {
+        t: x.episode_ids for t, x in slow.topics.items()
+    }

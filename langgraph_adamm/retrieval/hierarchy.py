@@ -316,6 +316,35 @@ class NodeVectors:
         visual, has_visual = _unit_rows([n.visual_sum for n in nodes])
         return cls(nodes, text, has_text, visual, has_visual)
 
+    def with_node(self, node: Episode | Topic) -> NodeVectors | None:
+        """These vectors with one node's rows stacked again (appended when new).
+
+        The other nodes' rows are kept, so that a node growing costs one row
+        rather than the level's every row; each row is what :meth:`stack` gives
+        it. None when the node's vector does not fit the matrix (the level's
+        first vector of a modality): stack the level again.
+        """
+        at = next((i for i, n in enumerate(self.nodes) if n is node), len(self.nodes))
+        arrays: list[np.ndarray] = []
+        for matrix, has, vector in (
+            (self.text, self.has_text, node.text_sum),
+            (self.visual, self.has_visual, node.visual_sum),
+        ):
+            if vector is None:
+                row = np.zeros((1, matrix.shape[1]), dtype=matrix.dtype)
+            elif len(vector) == matrix.shape[1]:
+                row = _unit_rows([vector])[0]
+            else:
+                return None
+            if at == len(self.nodes):
+                arrays += [np.vstack([matrix, row]), np.append(has, vector is not None)]
+            else:
+                matrix, has = matrix.copy(), has.copy()
+                matrix[at], has[at] = row[0], vector is not None
+                arrays += [matrix, has]
+        nodes = self.nodes if at < len(self.nodes) else [*self.nodes, node]
+        return NodeVectors(list(nodes), *arrays)
+
     def scores(
         self,
         q_text: Vector | None,
@@ -527,5 +556,9 @@ class Hierarchy:
         ep.topic_id = best.topic_id
         if self.on_topic_grown is not None:
             self.on_topic_grown(best, self)
+        stacked = self._stacked.get("topic")  # None if a callback invalidated it
         self._stacked.clear()
+        grown = stacked.with_node(best) if stacked is not None else None
+        if grown is not None:
+            self._stacked["topic"] = grown
         return best.topic_id

@@ -25,23 +25,25 @@ from langgraph_adamm.analytic.values import (
 
 # A period ends a sentence, but not after an abbreviation ("Mar. 3", "approx. 7").
 _ABBREVIATIONS = "".join(
-    f"(?<!{re.escape(a)})"
+    f"(?<!{re.escape(a)}\\.)"
     for a in (
         "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec approx ca vs e.g i.e "
         "Dr Mr Mrs Ms St est Avg avg Max max Temp temp incl Incl"
     ).split()
 )
 # Where one item ends and the next begins. A spaced dash only between words
-# (never inside "60 - 65"); list markers only before a letter.
+# (never inside "60 - 65"); list markers only before a letter. Each branch
+# opens with the character it cuts at and looks behind from there: the scan
+# tries every branch at every character, and most characters fail at once.
 _ITEM_SPLIT_RE = re.compile(
     r"[;\n|•·▪◦●]|\t|[\U0001F000-\U0001FAFF\u2600-\u26FF\u2B00-\u2BFF](?![^(]*\))"
-    r"|(?<=\S)\s\*\s+(?=[A-Za-z])"
-    r"|(?<=[\w%)$€£¥])\s+[-–—]\s+(?=[A-Za-z])"
-    r"|\s[–—]\s|(?<=\w)[–—](?=[A-Za-z])"
+    r"|\s(?<=\S\s)\*\s+(?=[A-Za-z])"
+    r"|\s(?<=[\w%)$€£¥]\s)\s*[-–—]\s+(?=[A-Za-z])"
+    r"|\s[–—]\s|[–—](?<=\w[–—])(?=[A-Za-z])"
     r"|(?:^|(?<=\n))\s*[-*+]\s+(?=[A-Za-z])"
     r"|[!?](?=\s)|\s/\s(?![-+−~≈$€£¥]?\d)"
-    rf"|(?<=[^\d\s]){_ABBREVIATIONS}\.(?=\s)"
-    r"|(?<=\d)\.(?=\s+[A-Z])"
+    rf"|\.(?<=[^\d\s]\.){_ABBREVIATIONS}(?=\s)"
+    r"|\.(?<=\d\.)(?=\s+[A-Z])"
 )
 _BULLET_RE = re.compile(r"[-*+•▪◦●]")
 _NUMBERED_RE = re.compile(

@@ -20,7 +20,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from langgraph_adamm.planning.cards import episode_cards, table_cards
+from langgraph_adamm.planning.cards import (
+    RecordWords,
+    episode_cards,
+    record_words,
+    table_cards,
+)
 from langgraph_adamm.planning.vectors import KeptVectors, encoder_key
 from langgraph_adamm.retrieval.lexicon import lexicon_of
 from langgraph_adamm.storage import rounds
@@ -261,6 +266,7 @@ class QueryView:
         ) = None
         self._table_cards: tuple[int, list[TableCard]] | None = None
         self._kept: tuple[int, KeptVectors] | None = None
+        self._words: dict[tuple[int, str], RecordWords | None] = {}
 
     # -- the Memory's own ----------------------------------------------------------
     @property
@@ -353,6 +359,16 @@ class QueryView:
             self._table_cards = (key, table_cards(self.memory.analytic))
         return self._table_cards[1]
 
+    def record_words(self, table: str) -> RecordWords | None:
+        """The words of the rounds a table's rows came from, cached until a change."""
+        self.memory.refresh()
+        key = (self.memory.analytic.generation, table)
+        if key not in self._words:
+            if len(self._words) > 64:
+                self._words.clear()
+            self._words[key] = record_words(self.memory.analytic, table)
+        return self._words[key]
+
     def planning_vectors(self) -> KeptVectors | None:
         """The rule planner's encoder: kept vectors first, the model on a miss.
 
@@ -366,9 +382,7 @@ class QueryView:
         key = self.memory.analytic.generation
         if self._kept is None or self._kept[0] != key:
             name = encoder_key(encoder)
-            stored = (
-                stored_vectors(self.memory.db, self.user_id, name) if name else {}
-            )
+            stored = stored_vectors(self.memory.db, self.user_id, name) if name else {}
             lexicon = lexicon_of(encoder)
             self._kept = (
                 key,

@@ -204,6 +204,7 @@ def template_reading(state: Mapping[str, Any]) -> dict[str, Any]:
         answer_form=state.get("answer_form", "value"),
         answer_column=state.get("answer_column"),
         output_unit=state.get("output_unit"),
+        subjects=list(state.get("subjects") or []),
     )
     return base | {
         "answer": reading.answer,

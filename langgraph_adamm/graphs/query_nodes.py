@@ -221,6 +221,7 @@ class QueryNodes:
             "answer_column": None,
             "output_unit": None,
             "unresolved": [],
+            "subjects": [],
         }
         if not isinstance(question, str) or not question.strip():
             return out | {"failure": "The question is empty; ask something."}
@@ -311,26 +312,26 @@ class QueryNodes:
 
     def _rule_plan(self, state: QueryState, mem: QueryMemory) -> dict[str, Any]:
         planner = RulePlanner(self._planning_vectors(mem))  # cached in _embeds
-        composed, rp = Composer(planner).compose(
+        composed, rp = Composer(planner, getattr(mem, "record_words", None)).compose(
             state["question"],
             parse_time(state["now"]),
             self._context(mem, state["question"]),
         )
+        read = {"unresolved": composed.unresolved, "subjects": composed.subjects}
         if composed.composed and all(
             self._allowed(d["tool"], mem) for d in composed.drafts
         ):
-            return {
+            return read | {
                 "plan": composed.plan,
                 "drafts": composed.drafts,
                 "answer_form": composed.answer_form,
                 "answer_column": composed.answer_column,
                 "output_unit": composed.output_unit,
                 "notes": list(composed.notes),
-                "unresolved": composed.unresolved,
             }
         if composed.composed:
             off = sorted({d["tool"] for d in composed.drafts} - {COMBINE})
-            return {
+            return read | {
                 "failure": "This question needs "
                 + (
                     "retrieval memory to find the event it names"
@@ -338,19 +339,17 @@ class QueryNodes:
                     else "analytic memory"
                 )
                 + ", which is switched off.",
-                "unresolved": composed.unresolved,
             }
         notes = list(rp.notes)
         if rp.analytic is not None:
             call = rp.analytic
-            return {
+            return read | {
                 "plan": [{"goal": call.goal, "tool": call.tool}],
                 "drafts": [{"tool": call.tool, "arguments": call.arguments}],
                 "answer_form": call.answer,
                 "answer_column": call.answer_column,
                 "output_unit": call.output_unit,
                 "notes": notes,
-                "unresolved": composed.unresolved,
             }
         if not self._allowed(rp.retrieval_tool, mem):
             return {

@@ -69,6 +69,9 @@ class QueryOutput(TypedDict, total=False):
     """Parts of the question no step could use (a period phrase not understood,
     an event with no convincing match, a name no column holds). When not empty,
     ``value`` is None: the answer says what it could not use."""
+    subjects: list[str]
+    """Names in the question read as whom the records are about ("Biscuit" in a
+    memory of a dog's walks); the answer says so."""
 
 
 class QueryState(QueryInput, QueryOutput, total=False):

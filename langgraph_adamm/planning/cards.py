@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.analytic.profile import profile_table
 from langgraph_adamm.analytic.tables import TableSchema
@@ -11,6 +13,7 @@ from langgraph_adamm.planning.context import (
     EpisodeCard,
     TableCard,
 )
+from langgraph_adamm.planning.text import root, words
 from langgraph_adamm.retrieval.memory import RetrievalMemory
 
 
@@ -97,3 +100,64 @@ def episode_cards(retrieval: RetrievalMemory | None) -> list[EpisodeCard]:
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class RecordWords:
+    """The words of the rounds that gave one table its rows.
+
+    ``counts`` maps a word's :func:`~.text.root` to the number of those rounds
+    that hold it (user text, image captions and OCR); ``forms`` to the word
+    as first written. What a question says that many of a table's rounds say
+    too - the dog the walks are about, the verb the rides are told with - is
+    about those records; a word few or none of them hold is a condition the
+    table cannot apply.
+    """
+
+    rounds: int
+    counts: dict[str, int]
+    forms: dict[str, str]
+
+    def share(self, word: str) -> float:
+        """The share of the table's rounds that hold a word (by root)."""
+        if not self.rounds:
+            return 0.0
+        return self.counts.get(root(word), 0) / self.rounds
+
+    def common(self, share: float) -> list[str]:
+        """The words at least ``share`` of the rounds hold, as written."""
+        floor = share * self.rounds
+        return [self.forms[r] for r, n in self.counts.items() if n >= floor]
+
+
+RECORD_WORD_ROUNDS = 400
+"""The latest rounds of a table read for its words (a bound on the cost)."""
+
+
+def record_words(analytic: AnalyticMemory, table_name: str) -> RecordWords | None:
+    """The words of a table's source rounds (None: no such table)."""
+    table = analytic.table(table_name)
+    if table is None:
+        return None
+    rows = analytic.db.fetchall(
+        "SELECT r.round_id, r.user_text, i.caption, i.ocr FROM adamm_rounds r "
+        "LEFT JOIN adamm_images i ON i.user_id = r.user_id AND i.round_id = r.round_id "
+        "WHERE r.user_id = ? AND r.round_id IN (SELECT source FROM "
+        f'(SELECT source, max("order") AS o FROM {analytic.qualified(table)} '
+        "GROUP BY source ORDER BY o DESC LIMIT ?) AS latest)",
+        [analytic.user_id, RECORD_WORD_ROUNDS],
+    )
+    texts: dict[str, set[str]] = {}
+    forms: dict[str, str] = {}
+    for round_id, user_text, caption, ocr in rows:  # a row per image of a round
+        text = " ".join(t for t in (user_text, caption, ocr) if t)
+        held = texts.setdefault(round_id, set())
+        for w in words(text):
+            r = root(w)
+            held.add(r)
+            forms.setdefault(r, w)
+    counts: dict[str, int] = {}
+    for held in texts.values():
+        for r in held:
+            counts[r] = counts.get(r, 0) + 1
+    return RecordWords(len(texts), counts, forms)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from langgraph_adamm.planning.accounting import RecordWordsOf, WordAccount
 from langgraph_adamm.planning.anchors import (
     ANCHOR_BUDGET,
     Anchor,
@@ -84,14 +85,18 @@ class ComposedPlan:
     output_unit: str | None = None
     notes: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
+    subjects: list[str] = field(default_factory=list)
     composed: bool = False
 
 
 class Composer:
     """Reads a question in parts and composes the steps that answer it."""
 
-    def __init__(self, planner: RulePlanner) -> None:
+    def __init__(
+        self, planner: RulePlanner, record_words: RecordWordsOf | None = None
+    ) -> None:
         self.planner = planner
+        self.accounts = WordAccount(record_words, planner.synonyms)
 
     def map_part(
         self,
@@ -127,7 +132,55 @@ class Composer:
     def compose(
         self, question: str, now: datetime | date, context: PlanningContext
     ) -> tuple[ComposedPlan, RulePlan]:
-        """The plan for a question; the single-operator plan when nothing composes."""
+        """The plan for a question; the single-operator plan when nothing composes.
+
+        Every word the plan left is then accounted for (:mod:`.accounting`):
+        a name the records are about is read as their subject, a content word
+        no step used is reported in ``unresolved``.
+        """
+        out, plan = self._compose(question, now, context)
+        drafts, form = out.drafts, out.answer_form
+        if not out.composed and plan.analytic is not None:
+            drafts = [
+                {"tool": plan.analytic.tool, "arguments": plan.analytic.arguments}
+            ]
+            form = plan.analytic.answer
+        if drafts:
+            self._account(question, drafts, now, context, out, form)
+        return out, plan
+
+    def _account(
+        self,
+        question: str,
+        drafts: list[dict[str, Any]],
+        now: datetime | date,
+        context: PlanningContext,
+        out: ComposedPlan,
+        answer_form: str,
+    ) -> None:
+        form = [
+            w
+            for d in drafts
+            if d.get("tool") == COMBINE
+            and "percent" in str((d.get("arguments") or {}).get("operation", ""))
+            for w in ("percent", "percentage", "share", "proportion")
+        ]
+        q = fix_month_spelling(fold_accents(question))
+        found = self.accounts.account(q, drafts, now, context, form, answer_form)
+        for name in found.subjects:
+            out.unresolved = [
+                u for u in out.unresolved if not u.startswith(f"'{name}'")
+            ]
+            out.subjects.append(name)
+        said = " ".join(out.unresolved).lower()
+        for entry in found.left_out:
+            word = entry.split("'")[1]
+            if word not in said:
+                out.unresolved.append(entry)
+
+    def _compose(
+        self, question: str, now: datetime | date, context: PlanningContext
+    ) -> tuple[ComposedPlan, RulePlan]:
         q = " ".join(fix_month_spelling(fold_accents(question)).lower().split())
         out = ComposedPlan()
         composed = compose_either(self, question, q, now, context, out)

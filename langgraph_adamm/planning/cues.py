@@ -67,7 +67,7 @@ _NOT_NAMES = frozenset(
 )
 
 
-def _names_in(question: str) -> list[str]:
+def names_in(question: str) -> list[str]:
     """Capitalised names in a question ("Blue Door"), not its first word."""
     found = []
     for m in re.finditer(r"(?<![\w'])([A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)", question):
@@ -110,7 +110,7 @@ def unused_names(
         for col in card.columns if card is not None else ():
             used |= set(name_acronyms(words(col.name)))  # "TIR": time_in_range
     unused = []
-    for name in _names_in(question):
+    for name in names_in(question):
         tokens = [stem(w) for w in words(name)]
         lowered = [stem(w) for w in words(name.lower())]
         if tokens and not (

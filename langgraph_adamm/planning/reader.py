@@ -393,8 +393,12 @@ def compose_read(
     answer_form: str = "value",
     answer_column: str | None = None,
     output_unit: str | None = None,
+    subjects: list[str] | None = None,
 ) -> Reading:
     """The offline reading of a plan, composed or not, that accounts for every part.
+
+    ``subjects``: names of the question read as whom the records are about,
+    said in the answer.
 
     A part of the question that no step could use is named, and the value is
     withheld (None): the text may show the figure computed without that part,
@@ -425,6 +429,8 @@ def compose_read(
             output_unit=output_unit,
         )
     reading.answer += _anchor_text(steps)
+    for name in subjects or ():
+        reading.answer += f" I read '{name}' as whose records these are."
     parts = unresolved_parts(unresolved or [], steps)
     if parts:
         figure = (

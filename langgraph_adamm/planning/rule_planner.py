@@ -193,7 +193,7 @@ class RulePlanner:
             return None
         return self.word_embed(texts)
 
-    def _synonym(
+    def synonyms(
         self, q: QuestionTokens, names: list[str], floor: float
     ) -> dict[str, float]:
         """Embedding similarity of the question's words to column names."""
@@ -297,7 +297,7 @@ class RulePlanner:
         # boolean columns named in the question ("did I win", "workouts I won")
         bools = [c for c in table.columns if c.sql_type == "BOOLEAN"]
         if bools:
-            syn = self._synonym(q, [c.name for c in bools], 0.72)
+            syn = self.synonyms(q, [c.name for c in bools], 0.72)
             for col in bools:
                 opposite = _OPPOSITES.get(stem(words(col.name)[-1]), frozenset())
                 against = bool(opposite & set(q.stems))
@@ -451,7 +451,7 @@ class RulePlanner:
         for col in candidates:
             if stem(word) in [stem(t) for t in words(col.name)]:
                 return col
-        syn = self._synonym(QuestionTokens.of(word), [c.name for c in candidates], 0.4)
+        syn = self.synonyms(QuestionTokens.of(word), [c.name for c in candidates], 0.4)
         if syn:
             name = max(syn, key=lambda n: syn[n])
             return next(c for c in candidates if c.name == name)
@@ -502,7 +502,7 @@ class RulePlanner:
         if best > 0.3:
             top = [c for c in numeric if scores[c.name] == best]
             return top[0].name, min(best, 1.5)
-        syn = self._synonym(q, [c.name for c in numeric], 0.45)
+        syn = self.synonyms(q, [c.name for c in numeric], 0.45)
         if syn:
             name = max(syn, key=lambda n: syn[n])
             return name, 0.5 * syn[name]

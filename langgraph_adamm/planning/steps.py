@@ -32,6 +32,7 @@ from langgraph_adamm.analytic.values import convert_units, convertible
 from langgraph_adamm.planning.context import Embed
 from langgraph_adamm.planning.events import EventFrame, frame_named, told_like
 from langgraph_adamm.planning.reader import fmt
+from langgraph_adamm.planning.text import STOPWORDS, root, words
 from langgraph_adamm.schemas import WireModel
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE, RANK
 
@@ -41,6 +42,10 @@ REFERENCE_RE = re.compile(
 EVENT_MATCH_FLOOR = 0.28
 """An EventLocate result below this score is no convincing match for an event
 phrase: an anchor on it is reported as unresolved instead of bounding a period."""
+EVENT_UNSHARED_FLOOR = 0.45
+"""Below this score a round that holds none of an event phrase's words is no
+match for it: a close vector alone does not tell an event that never happened
+from an unrelated one."""
 EVENT_MATCH_GAP = 0.05
 """How far the anchoring event must score above the next one."""
 EVENT_MENTION_MARGIN = 0.1
@@ -116,7 +121,17 @@ def anchor_unit(
         return None
     if len(ranked) > 1 and score - _similarity(ranked[1]) < EVENT_MATCH_GAP:
         return None
+    phrase = str((step.get("arguments") or {}).get("query_content") or "")
+    if score < EVENT_UNSHARED_FLOOR and not shares_word(phrase, best.get("content")):
+        return None  # "since I broke my wrist" is not a round about a lawnmower
     return dict(best)
+
+
+def shares_word(phrase: str, content: Any) -> bool:
+    """Whether a round holds a content word of an event phrase (by root)."""
+    asked = {root(w) for w in words(phrase) if w not in STOPWORDS and len(w) > 2}
+    held = {root(w) for w in words(str(content or ""))}
+    return not asked or bool(asked & held)
 
 
 def _similarity(unit: dict[str, Any]) -> float:

@@ -99,3 +99,29 @@ def fold_accents(text: str) -> str:
     """Accents folded ("café" ~ "cafe"), every other character kept."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+_MORE_IRREGULAR = {"swum": "swim", "ridden": "ride", "driven": "drive", "eaten": "eat"}
+
+
+def root(word: str) -> str:
+    """A looser stem for telling whether two texts use one word.
+
+    Verb and noun endings go ("cycled", "cycling" -> "cycl"; "jogged" ->
+    "jog"), then the first five letters are kept ("meditate", "meditation"
+    -> "medit"). Coarser than :func:`stem`: used to find a word in a body of
+    text, never to name a column.
+    """
+    w = word.lower()
+    w = _MORE_IRREGULAR.get(w) or IRREGULAR.get(w) or w
+    if w.endswith("es") and not (
+        w[-3:-2] in ("s", "x", "z") or w[-4:-2] in ("ch", "sh")
+    ):
+        w = w[:-1]  # "rides" -> "ride", "boxes" -> "box"
+    for suffix in ("ings", "ing", "ied", "ies", "ed", "es", "s", "er"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]
+    return w[:5]

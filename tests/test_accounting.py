@@ -1,0 +1,124 @@
+"""Every word of a question accounted for: subjects, and parts no step used.
+
+A two-month memory of a dog's walks and meals, logged by its owner in chat.
+Every walk names the dog; expected values are computed here from the records.
+"""
+
+from datetime import date, timedelta
+
+import pytest
+
+from langgraph_adamm import Memory
+from langgraph_adamm.history import history_from_dict
+from langgraph_adamm.planning.accounting import _main_verbs
+from langgraph_adamm.planning.text import root
+
+START = date(2026, 4, 1)
+NOW = "2026-05-31T22:00:00"
+PARKS = ["Riverside", "Hill Park"]
+
+
+def walk(i: int) -> tuple[date, float, int, str]:
+    return (
+        START + timedelta(days=i),
+        round(2.0 + (i * 7 % 9) / 4, 2),
+        30 + i % 25,
+        PARKS[i % 2],
+    )
+
+
+WALKS = [walk(i) for i in range(61)]
+
+
+def build_history():
+    sessions = []
+    for i, (d, km, minutes, park) in enumerate(WALKS):
+        rounds = [
+            {
+                "time": f"{d}T08:00:00",
+                "user": f"Walk log - distance: {km} km, duration: {minutes} min, "
+                f"park: {park}. Biscuit {'loved it' if i % 2 else 'was tired'}.",
+                "assistant": "Good walk!",
+            },
+            {
+                "time": f"{d}T19:00:00",
+                "user": f"Dinner log - food: {120 + i % 30} g. Biscuit ate it all.",
+                "assistant": "Noted.",
+            },
+        ]
+        sessions.append({"session_id": f"S{i + 1}", "date": str(d), "rounds": rounds})
+    return history_from_dict({"user_id": "owner", "sessions": sessions})
+
+
+@pytest.fixture(scope="module")
+def mem():
+    m = Memory(":memory:", user_id="owner")
+    m.ingest(build_history())
+    yield m
+    m.close()
+
+
+def ask(mem, question):
+    return mem.ask(question, question_time=NOW)
+
+
+def may(rows):
+    return [r for r in rows if r[0].month == 5]
+
+
+def test_the_records_subject_is_read_and_said(mem):
+    out = ask(mem, "How far did Biscuit walk on average in May?")
+    kms = [km for _, km, _, _ in may(WALKS)]
+    assert out["value"] == pytest.approx(sum(kms) / len(kms))
+    assert out["unresolved"] == []
+    assert out["subjects"] == ["Biscuit"]
+    assert "I read 'Biscuit' as whose records these are" in out["answer"]
+
+
+def test_a_name_the_records_are_not_about_is_unresolved(mem):
+    out = ask(mem, "How far did Rex walk on average in May?")
+    assert out["value"] is None
+    assert any("Rex" in u for u in out["unresolved"])
+    assert not out.get("subjects")
+
+
+def test_a_name_that_is_a_value_stays_a_filter(mem):
+    out = ask(mem, "How far did I walk Biscuit at Riverside in May?")
+    kms = [km for _, km, _, park in may(WALKS) if park == "Riverside"]
+    assert out["value"] == pytest.approx(sum(kms))
+    assert out["unresolved"] == []
+
+
+@pytest.mark.parametrize(
+    "question, word",
+    [
+        # a value no row holds, beside the measure
+        ("How far did Biscuit walk on the beach in May?", "beach"),
+        # a qualifier of the records no column holds
+        ("What was the average distance of Biscuit's muddy walks in May?", "muddy"),
+        # a share no step computes
+        ("What share of Biscuit's walking distance in May was in the rain?", "share"),
+    ],
+)
+def test_a_content_word_no_step_used_withholds_the_figure(mem, question, word):
+    out = ask(mem, question)
+    assert out["value"] is None, out["answer"]
+    assert any(word in u for u in out["unresolved"]), out["unresolved"]
+    assert "I can't answer this exactly" in out["answer"]
+
+
+def test_scaffolding_and_the_main_verb_are_not_reported(mem):
+    out = ask(
+        mem, "Could you please tell me roughly how many km I've walked Biscuit in May?"
+    )
+    assert out["value"] == pytest.approx(sum(km for _, km, _, _ in may(WALKS)))
+    assert out["unresolved"] == []
+
+
+def test_roots_and_main_verbs():
+    assert root("cycled") == root("cycling")
+    assert root("jogged") == root("jog")
+    assert root("rides") == root("ride")
+    assert root("meditate") == root("meditation")
+    assert _main_verbs("how many loaves did i shift last week") == {"shift"}
+    assert _main_verbs("which market brings in the most money") == {"brings"}

@@ -17,7 +17,7 @@ from langgraph_adamm.planning.anchors import (
     find_anchors,
     has_span,
 )
-from langgraph_adamm.planning.context import PlanningContext
+from langgraph_adamm.planning.context import PlanningContext, TableCard
 from langgraph_adamm.planning.cues import (
     AVG_CUES,
     COUNT_CUES,
@@ -40,13 +40,17 @@ _GROUP_WHICH_RE = re.compile(
     r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+|my\s+)?)?(?P<noun>[a-z]+)"
     r"(?:\s+(?P<noun2>[a-z]+))?"
 )
-_WHERE_RE = re.compile(r"\s*where\b")
+_WHERE_RE = re.compile(r"\s*(?:where|who|whom)\b")
 _PLACES = frozenset(
     stem(w)
     for w in "place location spot venue shop store cafe restaurant bar pub market "
     "route trail course track pool gym station stop branch site room park".split()
+    # who: the person or business a record was with
+    + "payee client customer person friend merchant vendor seller recipient "
+    "teacher coach doctor partner who with".split()
 )
-"""Column words that name where a record happened ("where do I ... most")."""
+"""Column words that name where, or with whom, a record happened ("where do I
+... most", "who have I paid the most")."""
 _GROUP_EACH_RE = re.compile(
     r"\b(?:per|each|every|by|for\s+each)\s+(?P<noun>day|week|month|year|[a-z]+)\b"
 )
@@ -164,6 +168,38 @@ def compose_top_group_measure(
     return plan
 
 
+def _group_column(
+    composer: Composer,
+    card: TableCard,
+    noun: str,
+    which: re.Match[str] | None,
+    form: str,
+    where: re.Match[str] | None,
+) -> str | None:
+    """The column or time bucket a group noun names in a table (None: none)."""
+    nouns = [noun] + (
+        [which.group("noun2")]
+        if form == "group" and which and which.group("noun2")
+        else []
+    )
+    texts = [c for c in card.columns if c.sql_type == "VARCHAR"]
+    named = [
+        c.name
+        for n in nouns
+        for c in texts
+        if stem(n) in [stem(t) for t in words(c.name)]
+    ]
+    if noun in BUCKETS:
+        return BUCKETS[noun]
+    if named:
+        return named[0]
+    if where is not None:
+        places = [c.name for c in texts if set(map(stem, words(c.name))) & _PLACES]
+        return places[0] if len(places) == 1 else None
+    col = composer.planner.column_named(noun, texts)
+    return col.name if col is not None else None
+
+
 def compose_grouped(
     composer: Composer,
     question: str,
@@ -187,6 +223,8 @@ def compose_grouped(
         or COUNT_CUES.search(q)
         or set(words(q)) & MONEY_VERBS
         or amount_words(q)
+        # "which pool do I go to most?": most of what is left unsaid, how often
+        or re.search(r"\b(?:the\s+)?most\s*[?.!]*$", q)
     )
     where = _WHERE_RE.match(q)
     if where is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
@@ -211,43 +249,28 @@ def compose_grouped(
         form = "list"
     if noun is None:
         return None
-    plan = composer.map_part(rest, now, context, values_only=True)
-    if plan.analytic is None:
-        plan = composer.map_part(rest, now, context, values_only=True, operator="sum")
-    if plan.analytic is None:
-        plan = composer.map_part(rest, now, context, values_only=True, operator="count")
+    # the first reading whose table holds the group: "which trail have I
+    # walked most often" is no question about the one money table's maximum
+    found = None
+    for op in (None, "sum", "count"):
+        plan = composer.map_part(rest, now, context, values_only=True, operator=op)
+        if plan.analytic is None:
+            continue
+        card = context.table(plan.analytic.arguments["table"])
+        group_by = (
+            _group_column(composer, card, noun, which, form, where)
+            if card is not None
+            else None
+        )
+        if group_by is not None and card is not None:
+            found = (plan, card, group_by)
+            break
+    if found is None:
+        return None
+    plan, card, group_by = found
     analytic = plan.analytic
     if analytic is None:
         return None
-    card = context.table(analytic.arguments["table"])
-    if card is None:
-        return None
-    nouns = [noun] + (
-        [which.group("noun2")]
-        if form == "group" and which and which.group("noun2")
-        else []
-    )
-    texts = [c for c in card.columns if c.sql_type == "VARCHAR"]
-    named = [
-        c.name
-        for n in nouns
-        for c in texts
-        if stem(n) in [stem(t) for t in words(c.name)]
-    ]
-    if noun in BUCKETS:
-        group_by = BUCKETS[noun]
-    elif named:
-        group_by = named[0]
-    elif where is not None:
-        places = [c.name for c in texts if set(map(stem, words(c.name))) & _PLACES]
-        if len(places) != 1:
-            return None
-        group_by = places[0]
-    else:
-        col = composer.planner.column_named(noun, texts)
-        if col is None:
-            return None
-        group_by = col.name
     target = analytic.arguments.get("target_column_expression")
     column = card.column(target) if target else None
     counted = bool(

@@ -238,6 +238,21 @@ def _main_verbs(text: str) -> set[str]:
     return out
 
 
+_PARTICIPLES = frozenset(
+    "sold bought made done run ridden driven eaten drunk swum taken given spent "
+    "paid read written won lost grown picked caught kept".split()
+)
+
+
+def _participles(tokens: list[str], named: set[str]) -> set[str]:
+    """A participle after a word of the plan ("loaves sold", "km driven")."""
+    return {
+        b
+        for a, b in zip(tokens, tokens[1:], strict=False)
+        if stem(a) in named and (b in _PARTICIPLES or b.endswith("ed"))
+    }
+
+
 def _initialisms(tokens: list[str], named: set[str]) -> set[str]:
     """Adjacent words whose initials name a column ("heart rate" for ``hr``)."""
     out: set[str] = set()
@@ -390,7 +405,11 @@ class WordAccount:
         about: set[str] = set()
         unused = self._unused_columns(cards, used_cols)
         tokens = words(rest)
-        skip = _main_verbs(rest) | _initialisms(tokens, named)
+        skip = (
+            _main_verbs(rest)
+            | _initialisms(tokens, named)
+            | _participles(tokens, named)
+        )
         for word in dict.fromkeys(tokens):
             s = stem(word)
             if word in skip:
@@ -402,9 +421,11 @@ class WordAccount:
                 continue
             if any(is_abbreviation(s, n) or is_abbreviation(n, s) for n in named):
                 continue
-            if s in unused:
+            if s in unused and word == s:
                 left.append(word)  # a column the plan does not read
                 continue
+            if s in unused:
+                continue  # in the plural it names the records ("ingredients")
             if any(v.share(word) >= SUBJECT_SHARE for v in vocab):
                 about.add(root(word))
                 continue
@@ -432,8 +453,8 @@ class WordAccount:
         used = {
             stem(w)
             for card in cards
-            for w in words(card.name)
-            + [t for c in used_cols.get(card.name, ()) for t in words(c)]
+            for c in used_cols.get(card.name, ())
+            for w in words(c)
         }
         out: dict[str, str] = {}
         for card in cards:
@@ -461,8 +482,15 @@ class WordAccount:
         """Stems of what the plan names: its tables, columns and values."""
         out: set[str] = set()
         for card in cards:
-            parts = words(card.name)
-            out.update(stem(w) for w in parts)
+            # a table is named after its columns: the words of one no step
+            # reads ("style" of length_style_log) name no part of the plan
+            unread = {
+                stem(w)
+                for col in card.columns
+                if col.name not in used_cols.get(card.name, set())
+                for w in words(col.name)
+            }
+            out.update(stem(w) for w in words(card.name) if stem(w) not in unread)
             for col in card.columns:
                 if col.name not in used_cols.get(card.name, set()):
                     continue

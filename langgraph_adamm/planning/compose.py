@@ -139,12 +139,17 @@ class Composer:
         no step used is reported in ``unresolved``.
         """
         out, plan = self._compose(question, now, context)
-        drafts, form = out.drafts, out.answer_form
+        drafts, form, column = out.drafts, out.answer_form, out.answer_column
         if not out.composed and plan.analytic is not None:
             drafts = [
                 {"tool": plan.analytic.tool, "arguments": plan.analytic.arguments}
             ]
-            form = plan.analytic.answer
+            form, column = plan.analytic.answer, plan.analytic.answer_column
+        if column and drafts:  # the text answered with is a column read too
+            last = drafts[-1]
+            drafts = drafts[:-1] + [
+                dict(last, arguments=dict(last["arguments"], answer_column=column))
+            ]
         if drafts:
             self._account(question, drafts, now, context, out, form)
         return out, plan

@@ -43,7 +43,7 @@ COUNT_CUES = re.compile(
     r"\bcount\b|\bvisits?\b"
 )
 AVG_CUES = re.compile(
-    r"\baverage\b|\bavg\b|\bmean\b|\btypical\w*|\bper\s+(?:day|night)\b"
+    r"\baverag(?:e|ed|es|ing)\b|\bavg\b|\bmean\b|\btypical\w*|\bper\s+(?:day|night)\b"
 )
 SUM_CUES = re.compile(
     r"\btotal\b|\bsum\b|\boverall\b|\baltogether\b|\bin\s+all\b|\bcombined\b|"

@@ -35,7 +35,8 @@ _OPERATOR_WORDS: list[tuple[str, str]] = [
     ),
     (
         "avg",
-        r"\b(?:average|avg|mean|typical(?:ly)?|on\s+average|per\s+(?:day|night))\b",
+        r"\b(?:averag(?:e|ed|es|ing)|avg|mean|typical(?:ly)?|on\s+average|"
+        r"per\s+(?:day|night))\b",
     ),
     ("median", r"\bmedian\b"),
     (
@@ -80,6 +81,18 @@ _VALUE_ASKED_RE = re.compile(
 )
 """"What was my longest night of sleep": the value is asked, though a day word
 follows ("night of")."""
+_TEXT_ASKED_RE = re.compile(
+    r"^\s*(?P<wh>where|who)\b|\b(?:which|what)\s+(?P<noun>[a-z]+)\s+"
+    r"(?:did|do|have|had|was|were|is|i|we)\b|\bwhat\s+(?:was|were|is)\s+"
+    r"(?:the|my)\s+(?:first|last|latest|most\s+recent)\s+(?:[a-z]+\s+)?"
+    r"(?P<noun2>[a-z]+)\s+(?:i|we)\b"
+)
+"""A first or last record's text asked for ("which cafe did I ...")."""
+_WH_NOUN = {"where": "place", "who": "person"}
+_NOT_TEXT_NOUNS = frozenset(
+    "day date time week month year night morning evening first last latest "
+    "kind type sort amount number value".split()
+)
 _DATE_WORDS = frozenset({"day", "date", "night", "morning", "evening", "week", "time"})
 _CONDITION_OPS: list[tuple[str, str]] = [
     (
@@ -236,6 +249,17 @@ def read_intent(question: str, now: datetime | date) -> Intent:
         answer = "date"
     elif superlative and which_match and which_match.group(1) not in STOPWORDS:
         answer, which = "column", which_match.group(1)
+    elif operator in ("first", "latest"):
+        # "which trail did I walk first after ...", "where did I order my last
+        # takeaway": the text of the first or latest record, not a number
+        asked = _TEXT_ASKED_RE.search(rest)
+        if asked is not None:
+            wh_word = asked.group("wh")
+            named = asked.group("noun") or asked.group("noun2")
+            if wh_word is not None:
+                answer, which = "column", _WH_NOUN[wh_word]
+            elif named not in STOPWORDS and named not in _NOT_TEXT_NOUNS:
+                answer, which = "column", named
     out_unit = None
     for m in _IN_UNIT_RE.finditer(rest):
         unit = unit_of(m.group(1))

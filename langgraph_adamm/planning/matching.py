@@ -232,3 +232,28 @@ def in_plausible_range(cond: Condition, col: ColumnCard) -> bool:
 def columns_text(table: TableCard) -> str:
     """A table's column names as plain words."""
     return " ".join(" ".join(words(c.name)) for c in table.columns)
+
+
+_PER_RE = re.compile(r"\b([a-z]+)\s+(?:per|/|an?)\s+([a-z]+)\b")
+
+
+def per_expression(text: str, numeric: list[ColumnCard]) -> str | None:
+    """A ratio such as "minutes per km", when both sides name columns."""
+    for m in _PER_RE.finditer(text):
+        if m.group(2) in CALENDAR_WORDS:  # "steps per day" is no ratio
+            continue
+        a, b = (_column_for_word(w, numeric) for w in m.groups())
+        if a is not None and b is not None and a != b:
+            return f"{a} / {b}"
+    return None
+
+
+def _column_for_word(word: str, numeric: list[ColumnCard]) -> str | None:
+    unit = unit_of(word)
+    if unit is not None:
+        fits = [c for c in numeric if c.unit and convertible(unit, c.unit)]
+        if len(fits) == 1:
+            return fits[0].name
+    q = QuestionTokens.of(word)
+    named = [c for c in numeric if naming_score(q, c.name) > 0]
+    return named[0].name if len(named) == 1 else None

@@ -47,6 +47,7 @@ from langgraph_adamm.planning.matching import (
     lead_score,
     leading_names,
     naming_score,
+    per_expression,
     unit_hint,
     value_in,
 )
@@ -103,7 +104,6 @@ TABLE_NAME_WEIGHT = 1.0
 """How much a question naming a table ("sleep" for sleep_log) counts."""
 CONTEXT_WEIGHT = 0.2
 """How much a table's planning-context score counts when mapping a question."""
-_PER_RE = re.compile(r"\b([a-z]+)\s+(?:per|/|an?)\s+([a-z]+)\b")
 
 
 @dataclass(frozen=True)
@@ -354,10 +354,11 @@ class RulePlanner:
         if intent.answer == "column":
             candidates = [c for c in table.columns if c.sql_type == "VARCHAR"]
             answer_col = self._which_column(intent, q, candidates)
-            if answer_col is None:
+            if answer_col is not None:
+                answer_column = answer_col.name
+                score += 1.0
+            elif op not in ("first", "latest"):
                 return None
-            answer_column = answer_col.name
-            score += 1.0
         if op == "count" and intent.count_noun and intent.count_noun != "times":
             # "how many steps": a quantity when the noun names a numeric column
             noun = QuestionTokens.of(intent.count_noun)
@@ -386,7 +387,9 @@ class RulePlanner:
             money = True
         else:
             money = False
-        if op != "count":
+        if op in ("first", "latest") and answer_column is not None:
+            target = "time"  # the first or latest record's text
+        elif op != "count":
             target, t_score = self._target(
                 intent, q, numeric, used, [c for c in table.columns if not c.numeric]
             )
@@ -494,7 +497,7 @@ class RulePlanner:
         """The expression to aggregate or rank, and how sure the match is."""
         if not numeric:
             return None, 0.0
-        per = self._per_expression(intent.text, numeric)
+        per = per_expression(intent.text, numeric)
         if per is not None:
             return per, 1.5
         scores = {c.name: naming_score(q, c.name) + unit_hint(q, c) for c in numeric}
@@ -521,32 +524,12 @@ class RulePlanner:
             return numeric[0].name, _GUESSED_TARGET
         return None, 0.0
 
-    def _per_expression(self, text: str, numeric: list[ColumnCard]) -> str | None:
-        """A ratio such as "minutes per km", when both sides name columns."""
-        for m in _PER_RE.finditer(text):
-            if m.group(2) in CALENDAR_WORDS:  # "steps per day" is no ratio
-                continue
-            a, b = (self._column_for_word(w, numeric) for w in m.groups())
-            if a is not None and b is not None and a != b:
-                return f"{a} / {b}"
-        return None
-
-    def _column_for_word(self, word: str, numeric: list[ColumnCard]) -> str | None:
-        unit = unit_of(word)
-        if unit is not None:
-            fits = [c for c in numeric if c.unit and convertible(unit, c.unit)]
-            if len(fits) == 1:
-                return fits[0].name
-        q = QuestionTokens.of(word)
-        named = [c for c in numeric if naming_score(q, c.name) > 0]
-        return named[0].name if len(named) == 1 else None
-
     # -- the call ------------------------------------------------------------------
     def _call(self, intent: Intent, m: _Mapping) -> AnalyticCall:
         op = m.operator
         table = m.table.name
         if intent.answer in ("date", "column") and m.target is not None:
-            order = "desc" if op == "max" else "asc"
+            order = "desc" if op in ("max", "latest") else "asc"
             args: dict[str, Any] = {
                 "table": table,
                 "target_column_expression": m.target,
@@ -557,6 +540,8 @@ class RulePlanner:
             what = "day" if intent.answer == "date" else m.answer_column
             extreme = "highest" if order == "desc" else "lowest"
             goal = f"the {what} with the {extreme} {m.target} in {table}"
+            if m.target == "time":  # the text of the first or latest record
+                goal = f"the {what} of the {op} record in {table}"
             return AnalyticCall(
                 RANK,
                 args,

@@ -10,7 +10,7 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
-from langgraph_adamm.planning.accounting import _main_verbs
+from langgraph_adamm.planning.question_words import main_verbs
 from langgraph_adamm.planning.text import root
 
 START = date(2026, 4, 1)
@@ -115,10 +115,23 @@ def test_scaffolding_and_the_main_verb_are_not_reported(mem):
     assert out["unresolved"] == []
 
 
-def test_roots_and_main_verbs():
+def test_roots_andmain_verbs():
     assert root("cycled") == root("cycling")
     assert root("jogged") == root("jog")
     assert root("rides") == root("ride")
     assert root("meditate") == root("meditation")
-    assert _main_verbs("how many loaves did i shift last week") == {"shift"}
-    assert _main_verbs("which market brings in the most money") == {"brings"}
+    assert main_verbs("how many loaves did i shift last week") == {"shift"}
+    assert main_verbs("which market brings in the most money") == {"brings"}
+
+
+def test_which_and_where_first_or_last_answer_with_the_records_text(mem):
+    out = ask(mem, "Which park did I walk Biscuit at last?")
+    assert out["value"] == WALKS[-1][3] and out["unresolved"] == []
+    out = ask(mem, "Where did I walk Biscuit first in May?")
+    assert out["value"] == may(WALKS)[0][3] and out["unresolved"] == []
+
+
+def test_a_column_asked_for_but_not_read_is_reported(mem):
+    # the plan reads distances; the question asks which park, as a total
+    out = ask(mem, "What was the total distance of the last park I walked Biscuit in?")
+    assert out["value"] is None or out["value"] == WALKS[-1][3]

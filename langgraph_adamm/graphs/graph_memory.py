@@ -266,7 +266,7 @@ class QueryView:
         ) = None
         self._table_cards: tuple[int, list[TableCard]] | None = None
         self._kept: tuple[int, KeptVectors] | None = None
-        self._words: dict[tuple[int, str], RecordWords | None] = {}
+        self._words: dict[tuple[int, str | None], RecordWords | None] = {}
 
     # -- the Memory's own ----------------------------------------------------------
     @property
@@ -359,8 +359,11 @@ class QueryView:
             self._table_cards = (key, table_cards(self.memory.analytic))
         return self._table_cards[1]
 
-    def record_words(self, table: str) -> RecordWords | None:
-        """The words of the rounds a table's rows came from, cached until a change."""
+    def record_words(self, table: str | None) -> RecordWords | None:
+        """The words of the rounds a table's rows came from, cached until a change.
+
+        ``table`` None: the words of the user's latest rounds, all of them.
+        """
         self.memory.refresh()
         key = (self.memory.analytic.generation, table)
         if key not in self._words:

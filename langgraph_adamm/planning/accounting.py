@@ -33,10 +33,19 @@ from langgraph_adamm.analytic.units import CURRENCIES, dimension
 from langgraph_adamm.planning.anchors import find_anchors
 from langgraph_adamm.planning.cards import RecordWords
 from langgraph_adamm.planning.context import PlanningContext, TableCard
-from langgraph_adamm.planning.cues import OPERATOR_STEMS, names_in
-from langgraph_adamm.planning.dates import MONTHS, find_date_ranges
-from langgraph_adamm.planning.intent import read_intent, unit_of
+from langgraph_adamm.planning.cues import names_in
+from langgraph_adamm.planning.dates import find_date_ranges
+from langgraph_adamm.planning.intent import read_intent
 from langgraph_adamm.planning.matching import QuestionTokens, is_abbreviation
+from langgraph_adamm.planning.question_words import (
+    FORM_WORDS,
+    MONEY,
+    RATIO_WORDS,
+    SPEND,
+    is_scaffolding,
+    main_verbs,
+    participles,
+)
 from langgraph_adamm.planning.text import (
     STOPWORDS,
     name_acronyms,
@@ -46,94 +55,21 @@ from langgraph_adamm.planning.text import (
 )
 from langgraph_adamm.tools.names import COMPUTE, RANK
 
-RecordWordsOf = Callable[[str], RecordWords | None]
+RecordWordsOf = Callable[[str | None], RecordWords | None]
 
 SUBJECT_SHARE = 0.2
 """A word this share of a table's rounds hold is about the records as a whole."""
+MEMORY_SUBJECT_SHARE = 0.08
+"""A name this share of all the user's rounds hold (and at least
+``MEMORY_SUBJECT_ROUNDS``) is whom the memory is about, though the records of
+one table may not say it (a parent's glucose readings do not say "Dad")."""
+MEMORY_SUBJECT_ROUNDS = 5
 SYNONYM_FLOOR = 0.5
 """Word-vector cosine at which a question word names a table or a word of its
 rounds."""
 COLUMN_FLOOR = 0.4
 """The cosine at which a word names a column the plan reads ("place" for
 ``shop``), as the rule planner names a "which" column."""
-
-SCAFFOLDING = frozenset(
-    stem(w)
-    for w in """
-    i i'm i've i'd me my mine myself we we've us our ours ourselves you your
-    he him his she her they them their it its
-    what which who whom whose when where why how whats what's
-    is are was were be been being am do does did done doing have has had
-    will would shall should can could may might must
-    please thanks thank tell say know remind show give let figure find work
-    out check look see wonder wondering curious want like need
-    roughly approximately about around exactly just only even also still yet
-    really actually pretty quite so very ever never altogether overall
-    the a an of in on at to for from by with as into onto over under and or but
-    than then that this these those there here if not no yes any some all
-    each every both either neither one ones thing things stuff lot lots bit
-    go went gone going get got getting make made take took taken put
-    keep kept log logged logging record recorded track tracked note noted
-    entry entries time times
-    so far up down off back
-    im ive id dont didnt wasnt werent isnt arent haven't didn't don't wasn't
-    okay ok hey hi hello ve ll re
-    reading readings level levels session sessions bill bills purchase purchases
-    order orders visit visits trip trips workout workouts value values score
-    scores figure figures stat stats reading result results
-    through something anything single whole given give put pick picked rack
-    racked clock clocked manage managed into use used using fill fills refill
-    sitting sittings outing outings
-    """.split()
-)
-"""Words that ask, never what is asked about."""
-
-_WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed "
-    "thu thurs fri sat sun weekday weekdays weekend weekends".split()
-)
-_CALENDAR = frozenset(
-    stem(w)
-    for w in "day days night nights week weeks month months year years today "
-    "yesterday tonight morning evening afternoon date dates period stretch "
-    "fortnight daily weekly monthly".split()
-)
-_COMPARE = frozenset(
-    stem(w)
-    for w in """
-    more less fewer higher lower longer shorter bigger smaller faster slower
-    heavier lighter better worse further farther cheaper pricier greater
-    most least highest lowest biggest largest max maximum top greatest
-    longest heaviest furthest farthest best priciest smallest fewest min
-    minimum shortest lightest worst cheapest fastest slowest peak record
-    compare compared comparison versus vs difference differ between
-    change changed increase increased decrease decreased drop dropped rise
-    rose up down went gone improve improved
-    per each every average avg mean median typical typically usual usually
-    normally generally total sum count number amount altogether combined
-    overall cumulative much many often frequent frequently times
-    first last latest earliest recent recently previous next current
-    common popular frequent usual kind kinds type types sort sorts
-    since after before until till during across within between around
-    than same
-    """.split()
-)
-"""How a question compares, aggregates, orders or bounds: read by the forms."""
-_COMPARE_ROOTS = frozenset(root(w) for w in _COMPARE if len(w) > 4)
-_MONEY = frozenset(
-    stem(w)
-    for w in "spend spent spending pay paid cost costs money expense expenses "
-    "expensive cheap price prices bought buy buying".split()
-)
-"""Words a currency column answers."""
-_RATIO_WORDS = frozenset({"pace", "speed", "rate", "ratio", "efficiency"})
-"""What a ratio of two columns is called."""
-_SPEND = frozenset({"spend", "spent", "spending"})
-"""Spent time: a duration column answers it too."""
-_FORM_WORDS = frozenset(
-    stem(w) for w in "share percent percentage proportion fraction ratio".split()
-)
-"""Words only a form that computes them uses: a plan without it leaves them out."""
 
 
 @dataclass(frozen=True)
@@ -193,64 +129,8 @@ def _strip_spans(q: str, now: datetime | date) -> str:
     for cond in read_intent(rest, now).conditions:
         # with the verb that links it to the records ("runs that covered")
         rest = re.sub(r"(?:\b[a-z]+\s+)?" + re.escape(cond.text), " ", rest)
+    rest = re.sub(r"\b(?:so|by)\s+far\b", " ", rest)  # "so far": until now
     return re.sub(r"\bin\s+[a-z%$€£]+\s*[?.!]*$", " ", rest)  # "..., in km?"
-
-
-_SHORT_STOPWORDS = {"".join(sorted(w)): w for w in STOPWORDS if 3 <= len(w) <= 5}
-
-
-def _is_scaffolding(word: str) -> bool:
-    s = stem(word)
-    return (
-        word in STOPWORDS
-        or "".join(sorted(word)) in _SHORT_STOPWORDS  # "teh", "adn"
-        or s in SCAFFOLDING
-        or s in OPERATOR_STEMS
-        or s in _COMPARE
-        or root(word) in _COMPARE_ROOTS
-        or s in _CALENDAR
-        or word in MONTHS
-        or word in _WEEKDAYS
-        or any(ch.isdigit() for ch in word)
-        or len(word) < 2
-        or unit_of(word) is not None
-    )
-
-
-_MAIN_VERB_RE = re.compile(
-    r"\b(?:(?:did|do|does|have|has|had|will|would|can|could)\s+(?:i|we|you|they|"
-    r"he|she)|i|we|i've|we've|i'd|we'd)\s+(?:[a-z]+ly\s+)?([a-z]+)"
-    r"|\b(?:which|what)\s+[a-z]+\s+([a-z]+(?:s|ed))\b"
-)
-
-
-def _main_verbs(text: str) -> set[str]:
-    """The question's main verbs: what the asker did, read by the table chosen.
-
-    "How many loaves did I shift", "which market brings in the most": the
-    verb tells how the records were made, not which of them count.
-    """
-    out = set()
-    for m in _MAIN_VERB_RE.finditer(text):
-        verb = m.group(1) or m.group(2)
-        if verb and verb not in STOPWORDS:
-            out.add(verb)
-    return out
-
-
-_PARTICIPLES = frozenset(
-    "sold bought made done run ridden driven eaten drunk swum taken given spent "
-    "paid read written won lost grown picked caught kept".split()
-)
-
-
-def _participles(tokens: list[str], named: set[str]) -> set[str]:
-    """A participle after a word of the plan ("loaves sold", "km driven")."""
-    return {
-        b
-        for a, b in zip(tokens, tokens[1:], strict=False)
-        if stem(a) in named and (b in _PARTICIPLES or b.endswith("ed"))
-    }
 
 
 def _initialisms(tokens: list[str], named: set[str]) -> set[str]:
@@ -387,13 +267,13 @@ class WordAccount:
             "/" in str((d.get("arguments") or {}).get("target_column_expression"))
             for d in drafts
         ):
-            named |= _RATIO_WORDS  # "pace (minutes per km)": a ratio of columns
+            named |= RATIO_WORDS  # "pace (minutes per km)": a ratio of columns
         if "%" in units:
-            named |= _FORM_WORDS  # "body fat percentage": the column's own unit
+            named |= FORM_WORDS  # "body fat percentage": the column's own unit
         if units & CURRENCIES:
-            named |= _MONEY
+            named |= MONEY
         if any(dimension(u) == "[time]" for u in units if u not in CURRENCIES):
-            named |= _SPEND
+            named |= SPEND
         vocab = [
             w
             for w in (self._words(c.name) for c in cards)
@@ -405,23 +285,33 @@ class WordAccount:
         about: set[str] = set()
         unused = self._unused_columns(cards, used_cols)
         tokens = words(rest)
+        # "garage bills", "takings per market": a column's word naming the
+        # records, not asking for the column
+        modifiers = {
+            a
+            for a, b in zip(tokens, tokens[1:], strict=False)
+            if not is_scaffolding(b) and b not in STOPWORDS
+        } | {
+            # "takings per market"; "how much milk": the kind the amount is of
+            b
+            for a, b in zip(tokens, tokens[1:], strict=False)
+            if a in ("per", "much")
+        }
         skip = (
-            _main_verbs(rest)
-            | _initialisms(tokens, named)
-            | _participles(tokens, named)
+            main_verbs(rest) | _initialisms(tokens, named) | participles(tokens, named)
         )
         for word in dict.fromkeys(tokens):
             s = stem(word)
             if word in skip:
                 continue
-            if s in named or _is_scaffolding(word) and s not in _FORM_WORDS:
+            if s in named or is_scaffolding(word) and s not in FORM_WORDS:
                 continue
-            if s in _FORM_WORDS:
+            if s in FORM_WORDS:
                 left.append(word)
                 continue
             if any(is_abbreviation(s, n) or is_abbreviation(n, s) for n in named):
                 continue
-            if s in unused and word == s:
+            if s in unused and word == s and word not in modifiers:
                 left.append(word)  # a column the plan does not read
                 continue
             if s in unused:
@@ -431,15 +321,35 @@ class WordAccount:
                 continue
             left.append(word)
         left = self._synonyms_named(left, cards, used_cols, vocab)
-        subjects = tuple(
-            name
-            for name in names_in(question)
-            if all(root(w) in about for w in words(name))
-        )
+        subjects = []
+        for name in names_in(question):
+            parts = [w for w in words(name) if len(w) > 1]  # "Dad's": "dad"
+            if parts and all(root(w) in about for w in parts):
+                subjects.append(name)
+            elif parts and self._memory_subject(parts, context):
+                subjects.append(name)
+                left = [w for w in left if w not in parts]
         reported = self._reported(left, vocab, cards, unused)
         reported += _kind_asked(q, drafts, answer_form)
         reported += _dimension_asked(rest, drafts, cards)
-        return Accounting(subjects, tuple(reported))
+        return Accounting(tuple(subjects), tuple(reported))
+
+    def _memory_subject(self, parts: list[str], context: PlanningContext) -> bool:
+        """Whether a name is one the whole memory talks about, and no value."""
+        memory = self._words(None)
+        if memory is None or not memory.rounds:
+            return False
+        floor = max(MEMORY_SUBJECT_ROUNDS, MEMORY_SUBJECT_SHARE * memory.rounds)
+        if any(memory.counts.get(root(w), 0) < floor for w in parts):
+            return False
+        values = {
+            root(w)
+            for card in context.table_cards
+            for col in card.columns
+            for v in col.values
+            for w in words(v)
+        }
+        return not any(root(w) in values for w in parts)
 
     def _unused_columns(
         self, cards: list[TableCard], used_cols: dict[str, set[str]]
@@ -466,11 +376,11 @@ class WordAccount:
                     continue
                 for w in words(col.name):
                     s = stem(w)
-                    if len(w) > 2 and s not in used and not _is_scaffolding(w):
+                    if len(w) > 2 and s not in used and not is_scaffolding(w):
                         out.setdefault(s, f"{card.name}.{col.name}")
         return out
 
-    def _words(self, table: str) -> RecordWords | None:
+    def _words(self, table: str | None) -> RecordWords | None:
         return self.record_words(table) if self.record_words is not None else None
 
     def _plan_stems(
@@ -566,7 +476,7 @@ class WordAccount:
                     f"'{word}' (the column {unused[stem(word)]}, which no step reads)"
                 )
                 continue
-            if stem(word) in _FORM_WORDS:
+            if stem(word) in FORM_WORDS:
                 out.append(f"'{word}' (no step of the plan computes it)")
                 continue
             seen = max((v.counts.get(root(word), 0) for v in vocab), default=0)

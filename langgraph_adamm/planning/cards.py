@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.analytic.profile import profile_table
@@ -132,10 +133,27 @@ class RecordWords:
 
 RECORD_WORD_ROUNDS = 400
 """The latest rounds of a table read for its words (a bound on the cost)."""
+MEMORY_WORD_ROUNDS = 2000
+"""The latest rounds read for the words of a whole memory."""
 
 
-def record_words(analytic: AnalyticMemory, table_name: str) -> RecordWords | None:
-    """The words of a table's source rounds (None: no such table)."""
+def record_words(
+    analytic: AnalyticMemory, table_name: str | None
+) -> RecordWords | None:
+    """The words of a table's source rounds (None: no such table).
+
+    ``table_name`` None: the words of the user's latest rounds, all of them.
+    """
+    if table_name is None:
+        return _round_words(
+            analytic.db.fetchall(
+                "SELECT r.round_id, r.user_text, i.caption, i.ocr FROM "
+                '(SELECT * FROM adamm_rounds WHERE user_id = ? ORDER BY "order" DESC '
+                "LIMIT ?) AS r LEFT JOIN adamm_images i ON i.user_id = r.user_id "
+                "AND i.round_id = r.round_id",
+                [analytic.user_id, MEMORY_WORD_ROUNDS],
+            ),
+        )
     table = analytic.table(table_name)
     if table is None:
         return None
@@ -147,6 +165,10 @@ def record_words(analytic: AnalyticMemory, table_name: str) -> RecordWords | Non
         "GROUP BY source ORDER BY o DESC LIMIT ?) AS latest)",
         [analytic.user_id, RECORD_WORD_ROUNDS],
     )
+    return _round_words(rows)
+
+
+def _round_words(rows: list[Any]) -> RecordWords:
     texts: dict[str, set[str]] = {}
     forms: dict[str, str] = {}
     for round_id, user_text, caption, ocr in rows:  # a row per image of a round

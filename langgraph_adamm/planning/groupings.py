@@ -175,6 +175,7 @@ def _group_column(
     which: re.Match[str] | None,
     form: str,
     where: re.Match[str] | None,
+    loose: bool = True,
 ) -> str | None:
     """The column or time bucket a group noun names in a table (None: none)."""
     nouns = [noun] + (
@@ -196,6 +197,8 @@ def _group_column(
     if where is not None:
         places = [c.name for c in texts if set(map(stem, words(c.name))) & _PLACES]
         return places[0] if len(places) == 1 else None
+    if not loose:
+        return None
     col = composer.planner.column_named(noun, texts)
     return col.name if col is not None else None
 
@@ -252,19 +255,24 @@ def compose_grouped(
     # the first reading whose table holds the group: "which trail have I
     # walked most often" is no question about the one money table's maximum
     found = None
-    for op in (None, "sum", "count"):
-        plan = composer.map_part(rest, now, context, values_only=True, operator=op)
-        if plan.analytic is None:
-            continue
-        card = context.table(plan.analytic.arguments["table"])
-        group_by = (
-            _group_column(composer, card, noun, which, form, where)
-            if card is not None
-            else None
-        )
-        if group_by is not None and card is not None:
-            found = (plan, card, group_by)
-            break
+    readings = [
+        composer.map_part(rest, now, context, values_only=True, operator=op)
+        for op in (None, "sum", "count")
+    ]
+    for loose in (False, True):  # a column named so first, then a synonym
+        for plan in readings:
+            card = (
+                context.table(plan.analytic.arguments["table"])
+                if plan.analytic is not None
+                else None
+            )
+            group_by = (
+                _group_column(composer, card, noun, which, form, where, loose)
+                if card is not None
+                else None
+            )
+            if group_by is not None and card is not None and found is None:
+                found = (plan, card, group_by)
     if found is None:
         return None
     plan, card, group_by = found

@@ -242,6 +242,10 @@ def per_expression(text: str, numeric: list[ColumnCard]) -> str | None:
     for m in _PER_RE.finditer(text):
         if m.group(2) in CALENDAR_WORDS:  # "steps per day" is no ratio
             continue
+        whole = {stem(w) for w in m.groups()}
+        for col in numeric:  # a column named so already ("price_per_litre")
+            if whole <= {stem(t) for t in words(col.name)}:
+                return col.name
         a, b = (_column_for_word(w, numeric) for w in m.groups())
         if a is not None and b is not None and a != b:
             return f"{a} / {b}"

@@ -88,6 +88,7 @@ _MONEY_STEMS = frozenset(
     {"spend", "pay", "cost", "money", "expense", "expens", "expensive"}
 )
 """Stems that ask for an amount of money: only a currency column answers them."""
+_RATE_RE = re.compile(r"(?:^|_)(?:per|unit|rate)(?:_|$)")
 _TIME_STEMS = frozenset(
     {"time", "hour", "minute", "min", "h", "day", "week", "long", "while"}
 )
@@ -382,6 +383,10 @@ class RulePlanner:
         ):
             # "how much have I spent": money, so a currency column or no table
             numeric = [c for c in numeric if c.unit in CURRENCIES]
+            # a price per unit is no amount spent, unless the question names it
+            amounts = [c for c in numeric if not _RATE_RE.search(c.name)]
+            if amounts and all(naming_score(q, c.name) < 0.5 for c in numeric):
+                numeric = amounts
             if not numeric:
                 return None
             money = True

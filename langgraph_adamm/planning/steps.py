@@ -128,10 +128,12 @@ def anchor_unit(
 
 
 def shares_word(phrase: str, content: Any) -> bool:
-    """Whether a round holds a content word of an event phrase (by root)."""
+    """Whether a round holds most content words of an event phrase (by root)."""
     asked = {root(w) for w in words(phrase) if w not in STOPWORDS and len(w) > 2}
     held = {root(w) for w in words(str(content or ""))}
-    return not asked or bool(asked & held)
+    # more than half of them: "the car was broken into" is not "reversed
+    # into the car"
+    return not asked or 2 * len(asked & held) > len(asked)
 
 
 def _similarity(unit: dict[str, Any]) -> float:

@@ -198,14 +198,11 @@ def _dimension_asked(
         )
         if col is None:
             continue
-        have: str | None = None
-        if col.unit in CURRENCIES:
-            have = "[currency]"
-        elif col.unit:
-            try:
-                have = dimension(col.unit)
-            except Exception:  # a unit pint does not know: nothing to compare
-                continue
+        have = (
+            "[currency]"
+            if col.unit in CURRENCIES
+            else (dimension(col.unit) if col.unit else None)
+        )
         for word in words(rest):
             want = _DIMENSION_WORDS.get(word)
             if want is not None and want != have:
@@ -356,9 +353,9 @@ class WordAccount:
     ) -> dict[str, str]:
         """Stems of the words of columns the plan does not read -> the column.
 
-        Words that also name a column the plan reads, the table, or an
-        aggregate are left out ("distance" of ``distance_km`` and of
-        ``distance_goal``).
+        Words that also name a column the plan reads, and scaffolding words,
+        are left out ("distance" of ``distance_km`` when ``distance_goal`` is
+        read).
         """
         used = {
             stem(w)

@@ -254,25 +254,25 @@ def compose_grouped(
         return None
     # the first reading whose table holds the group: "which trail have I
     # walked most often" is no question about the one money table's maximum
-    found = None
-    readings = [
-        composer.map_part(rest, now, context, values_only=True, operator=op)
-        for op in (None, "sum", "count")
-    ]
-    for loose in (False, True):  # a column named so first, then a synonym
-        for plan in readings:
-            card = (
-                context.table(plan.analytic.arguments["table"])
-                if plan.analytic is not None
-                else None
+    readings: dict[str | None, RulePlan] = {}
+
+    def reading(op: str | None) -> RulePlan:  # mapped once, when first needed
+        if op not in readings:
+            readings[op] = composer.map_part(
+                rest, now, context, values_only=True, operator=op
             )
-            group_by = (
-                _group_column(composer, card, noun, which, form, where, loose)
-                if card is not None
-                else None
-            )
-            if group_by is not None and card is not None and found is None:
-                found = (plan, card, group_by)
+        return readings[op]
+
+    # a column named so first, then a synonym; the first reading that has one
+    candidates = (
+        (plan, card, _group_column(composer, card, noun, which, form, where, loose))
+        for loose in (False, True)
+        for plan in map(reading, (None, "sum", "count"))
+        if plan.analytic is not None
+        for card in [context.table(plan.analytic.arguments["table"])]
+        if card is not None
+    )
+    found = next(((p, c, g) for p, c, g in candidates if g is not None), None)
     if found is None:
         return None
     plan, card, group_by = found

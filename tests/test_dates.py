@@ -32,6 +32,8 @@ NOW = datetime(2026, 4, 15, 21, 0)  # a Wednesday
         ("past two weeks", date(2026, 4, 2), date(2026, 4, 15)),
         ("on March 3rd", date(2026, 3, 3), date(2026, 3, 3)),
         ("on 3/14", date(2026, 3, 14), date(2026, 3, 14)),
+        ("what did I spend on Saturday", date(2026, 4, 11), date(2026, 4, 11)),
+        ("the saturday before that", date(2026, 4, 11), date(2026, 4, 11)),
     ],
 )
 def test_date_phrases(text, start, end):
@@ -42,7 +44,15 @@ def test_date_phrases(text, start, end):
 
 @pytest.mark.parametrize(
     "text",
-    ["what about the marathon", "may i ask my total", "how many games", "7.5 h"],
+    [
+        "what about the marathon",
+        "may i ask my total",
+        "how many games",
+        "7.5 h",
+        # a weekday that names a thing: "the Saturday market", "my Sunday roast"
+        "my takings at the saturday market",
+        "what did my sunday roast cost",
+    ],
 )
 def test_no_date_where_there_is_none(text):
     assert find_date_range(text, NOW) is None

@@ -215,6 +215,15 @@ def may_be_pint_unit(text: str) -> bool:
     return False
 
 
+def spelled_unit(word: str) -> str | None:
+    """The unit a word spells as people write units ("litres", "km"), else None.
+
+    Only the everyday spellings: pint's registry also reads "cup" or "bag",
+    which as a field name are as often an item bought.
+    """
+    return _ALIASES.get(word.strip().lower())
+
+
 _SHORT_OVERRIDES = {"°C": "degC", "°F": "degF", "ml": "mL", "l": "L", "hr": "h"}
 
 

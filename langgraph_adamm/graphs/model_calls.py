@@ -31,6 +31,7 @@ STEP_DESCRIPTIONS: dict[str, str] = {
     COMBINE: (
         "Combine: arithmetic over two earlier steps' values, computed in code - "
         "difference (left - right), ratio, percent_change (from left to right), "
+        "share (left as a percentage of right), "
         "greater / less (a yes/no comparison). Arguments: operation, left and "
         "right as step references '$1', '$2'. Costs nothing of the budget. Use "
         "it for 'more in April than in March', 'how much more', 'by what "

@@ -110,9 +110,20 @@ def execute_step(
             done[key] = call[key]
     if tool == EVENT_LOCATE:
         found = [u.get("unit_id") for u in (done.get("result") or {}).get("units", [])]
-        anchor = anchor_unit(done, embed(), mem.record_rounds(found))
+        words_of = getattr(mem, "record_words", None)
+        memory_words = words_of(None) if words_of is not None else None
+        anchor = anchor_unit(
+            done,
+            embed(),
+            mem.record_rounds(found),
+            memory_words.share if memory_words is not None else None,
+        )
         done["anchor"] = (
-            {k: anchor.get(k) for k in ("unit_id", "time", "score", "content")}
+            {
+                k: anchor.get(k)
+                for k in ("unit_id", "time", "score", "content", "dated_by")
+                if k != "dated_by" or anchor.get(k)
+            }
             if anchor
             else None
         )

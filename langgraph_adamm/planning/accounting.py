@@ -53,7 +53,7 @@ from langgraph_adamm.planning.text import (
     stem,
     words,
 )
-from langgraph_adamm.tools.names import COMPUTE, RANK
+from langgraph_adamm.tools.names import COMBINE, COMPUTE, RANK
 
 RecordWordsOf = Callable[[str | None], RecordWords | None]
 
@@ -164,6 +164,24 @@ def _kind_asked(q: str, drafts: list[dict[str, Any]], answer_form: str) -> list[
     if m is None:
         return []
     return [f"'{m.group(0).strip()}' (asks for a name, not the number the plan gives)"]
+
+
+_THAN_RE = re.compile(
+    r"\b(?:more|less|fewer|higher|lower|longer|shorter|bigger|smaller|faster|"
+    r"slower|heavier|lighter|better|worse|further|farther|cheaper|pricier|"
+    r"greater|warmer|colder)\b.*\bthan\b"
+    # "more than 10 km", "longer than an hour": a condition, no second side
+    r"(?!\s+(?:about\s+|around\s+|roughly\s+)?(?:[\d$€£]|an?\s|one\b|two\b|"
+    r"three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|half\b))"
+)
+
+
+def _comparison_asked(q: str, drafts: list[dict[str, Any]]) -> list[str]:
+    """Two things compared ("higher at A than at B") with no step comparing."""
+    m = _THAN_RE.search(q)
+    if m is None or any(d.get("tool") == COMBINE for d in drafts):
+        return []
+    return [f"'{m.group(0).strip()}' (a comparison no step of the plan makes)"]
 
 
 _DIMENSION_WORDS: dict[str, str] = {
@@ -328,6 +346,7 @@ class WordAccount:
                 left = [w for w in left if w not in parts]
         reported = self._reported(left, vocab, cards, unused)
         reported += _kind_asked(q, drafts, answer_form)
+        reported += _comparison_asked(q, drafts)
         reported += _dimension_asked(rest, drafts, cards)
         return Accounting(tuple(subjects), tuple(reported))
 

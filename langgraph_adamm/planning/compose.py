@@ -68,6 +68,7 @@ from langgraph_adamm.planning.rule_planner import (
     RulePlanner,
     read_intent,
 )
+from langgraph_adamm.planning.shares import compose_share
 from langgraph_adamm.planning.text import STOPWORDS, fold_accents, stem, words
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE
 
@@ -167,7 +168,8 @@ class Composer:
             w
             for d in drafts
             if d.get("tool") == COMBINE
-            and "percent" in str((d.get("arguments") or {}).get("operation", ""))
+            and str((d.get("arguments") or {}).get("operation", ""))
+            in ("percent_change", "share")
             for w in ("percent", "percentage", "share", "proportion")
         ]
         q = fix_month_spelling(fold_accents(question))
@@ -189,6 +191,8 @@ class Composer:
         q = " ".join(fix_month_spelling(fold_accents(question)).lower().split())
         out = ComposedPlan()
         composed = compose_either(self, question, q, now, context, out)
+        if composed is None:
+            composed = compose_share(self, question, q, now, context, out)
         if composed is None:
             composed = compose_comparison(self, question, q, now, context, out)
         if composed is None:

@@ -359,7 +359,21 @@ def _named_day(match: re.Match[str], today: date) -> tuple[date, date] | None:
     return None
 
 
+_AFTER_WEEKDAY_OK = frozenset(
+    "before after of just that when gone last morning night evening afternoon "
+    "lunchtime and or i we".split()
+)
+
+
 def _weekday(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    before = match.string[: match.start()].split()[-1:]
+    after = re.match(r"\s+([a-z]+)", match.string[match.end() :])
+    if (
+        before in (["the"], ["my"])
+        and after is not None
+        and after.group(1) not in _AFTER_WEEKDAY_OK
+    ):
+        return None  # "the Saturday market", "my Sunday roast": a name, no date
     target = [d.lower() for d in calendar.day_name].index(match.group("d"))
     back = (today.weekday() - target) % 7
     if match.group("last") and back == 0:

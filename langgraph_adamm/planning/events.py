@@ -194,7 +194,7 @@ FRAMES: tuple[EventFrame, ...] = (
     ),
     _frame(
         "injury",
-        r"\b(?:injur\w*|hurt|sprain\w*|broke|broken|fractur\w*|twist\w*|pulled|"
+        r"\b(?:injur\w*|hurt|sprain\w*|broke(?:n)?(?!\s+(?:in|into|down)\b)|fractur\w*|twist\w*|pulled|"
         r"strain\w*|fell|fall|slipped|accident|crash\w*|knee|ankle|wrist|back|"
         r"shoulder|hamstring|leg|arm|foot)\b",
         "I got injured today: slipped and fell, hurt my knee, it is swollen and the "

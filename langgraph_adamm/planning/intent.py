@@ -68,8 +68,8 @@ _OPERATOR_WORDS: list[tuple[str, str]] = [
 ]
 _OPERATOR_RES = [(op, re.compile(p)) for op, p in _OPERATOR_WORDS]
 _WHICH_RE = re.compile(
-    r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+)?)?"
-    r"(?:(?:kind|type|sort)\s+of\s+)?([a-z]+)"
+    r"\b(?:which|what)\s+(?:(?:was|were|is)\s+the\s+)?"
+    r"(?:(?:kind|type|sort)\s+of\s+)?([a-z]+)\b(?!')"
 )
 _DAY_WITH_RE = re.compile(
     r"\b(?:day|date|night|morning|evening)\s+(?:with|of|when|that|did|had|was)\b"
@@ -154,6 +154,8 @@ class Intent:
     """What "how many"/"number of" counts ("days", "runs", "steps")."""
     now: datetime | None = None
     """The question's time: a range that ends today ends at it."""
+    question: str = ""
+    """The question, lower-cased, with its date phrase (a value may hold it)."""
 
 
 def unit_of(word: str) -> str | None:
@@ -247,7 +249,13 @@ def read_intent(question: str, now: datetime | date) -> Intent:
         or (which_match and which_match.group(1) in _DATE_WORDS)
     ):
         answer = "date"
-    elif superlative and which_match and which_match.group(1) not in STOPWORDS:
+    elif (
+        superlative
+        and which_match
+        and which_match.group(1) not in STOPWORDS
+        # "what was the highest pulse": the superlative, no noun asked for
+        and which_match.group(1) not in {word for _, word in found}
+    ):
         answer, which = "column", which_match.group(1)
     elif operator in ("first", "latest"):
         # "which trail did I walk first after ...", "where did I order my last
@@ -276,6 +284,7 @@ def read_intent(question: str, now: datetime | date) -> Intent:
         tuple(found),
         count_noun,
         now if isinstance(now, datetime) else None,
+        q,
     )
 
 

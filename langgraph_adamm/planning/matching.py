@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.analytic.values import (
     convert_units,
     convertible,
@@ -170,10 +172,14 @@ def lead_score(q: QuestionTokens, table: TableCard) -> float:
 
 
 def leading_names(text: str, values: tuple[str, ...]) -> list[str]:
-    """Values a question names by their first words only.
+    """Values a question names by some of their words only.
 
-    "Moss Side" names "Moss Side Leisure Centre" and "Texaco" names "Texaco
-    Glasnevin" when no other value of the column begins so.
+    "Moss Side" names "Moss Side Leisure Centre", "Texaco" names "Texaco
+    Glasnevin", "Marlay" and "the Saturday market" name "Marlay Park Saturday
+    Market", when no other value of the column holds those words in a row. A
+    single word stands for a value only when it is long enough to be a name
+    (five letters), no weekday or month, and not the value's last word (the
+    kind it is of: "coffee" of "filter coffee").
     """
     found = []
     have = words(text)
@@ -181,17 +187,123 @@ def leading_names(text: str, values: tuple[str, ...]) -> list[str]:
         vw = words(v)
         if len(vw) < 2:
             continue
-        for n in range(len(vw) - 1, 0, -1):
-            lead = vw[:n]
-            if n == 1 and (len(lead[0]) < 5 or lead[0] in STOPWORDS):
+        for part in _runs(vw):
+            n = len(part)
+            if n == 1 and (
+                len(part[0]) < 5
+                or part[0] in STOPWORDS
+                or part[0] in _DATE_NAMES
+                or part[0] == vw[-1]  # "coffee" is no name for "filter coffee"
+            ):
                 continue
-            starts = [o for o in values if words(o)[:n] == lead]
-            if len(starts) != 1:
+            holding = [o for o in values if _holds_run(words(o), part)]
+            if len(holding) != 1:
                 continue
-            if any(have[i : i + n] == lead for i in range(len(have) - n + 1)):
+            if _holds_run(have, part):
                 found.append(v)
                 break
     return found
+
+
+def _runs(vw: list[str]) -> list[list[str]]:
+    """A value's runs of words, longest first, the value itself left out."""
+    return [
+        vw[i : i + n] for n in range(len(vw) - 1, 0, -1) for i in range(len(vw) - n + 1)
+    ]
+
+
+def _holds_run(have: list[str], part: list[str]) -> bool:
+    n = len(part)
+    return any(have[i : i + n] == part for i in range(len(have) - n + 1))
+
+
+def values_named(
+    text: str, values: tuple[str, ...], question: str = "", date: Any = None
+) -> list[str]:
+    """The values of a column a question names, whole or by some of their words.
+
+    ``text`` is the question without its date phrase; where that phrase's day
+    or month word is part of a value ("the Saturday market"), the whole
+    ``question`` is read for it too. A longer value that holds a shorter one
+    wins ("cafe luna" over "cafe").
+    """
+    hits = [v for v in values if value_in(text, v)]
+    hits += [
+        v
+        for v in leading_names(text, values)
+        if v not in hits and not any(v.lower() in h.lower() for h in hits)
+    ]
+    if question and date is not None:
+        hits += [
+            v
+            for v in leading_names(question, values)
+            + [o for o in values if value_in(question, o)]
+            if v not in hits and date_in_values(date, [v])
+        ]
+    return [h for h in hits if not any(h != o and h.lower() in o.lower() for o in hits)]
+
+
+_SPEND_STEMS = frozenset({"spend", "pay", "cost", "expense", "expens", "expensive"})
+_MONEY_STEMS = _SPEND_STEMS | {"money"}
+_INCOME_STEMS = frozenset({"earn", "income", "revenu", "profit", "taking", "sale"})
+_MADE_RE = re.compile(
+    r"\bhow\s+much\s+(?:more\s+|less\s+)?(?:money\s+)?(?:did|do|have|had)\s+(?:i|we)\s+"
+    r"(?:make|made|take\s+in|took\s+in|bring\s+in|brought\s+in)\b"
+)
+""""How much did I make (at ...)": money in; what was made would stand before "did"."""
+_INCOME_COLUMN_RE = re.compile(
+    r"(?:^|_)(?:takings?|revenue|income|earn\w*|sales?|profit|turnover|wages?|"
+    r"salary|payout)(?:_|$)"
+)
+_RATE_RE = re.compile(r"(?:^|_)(?:per|unit|rate)(?:_|$)")
+
+
+def asks_money(q: QuestionTokens, text: str) -> bool:
+    """Whether a question asks an amount of money, spent or taken in."""
+    return bool(set(q.stems) & (_MONEY_STEMS | _INCOME_STEMS) or _MADE_RE.search(text))
+
+
+def money_columns(
+    q: QuestionTokens, text: str, numeric: list[ColumnCard]
+) -> list[ColumnCard]:
+    """The currency columns that can answer a money question, by direction.
+
+    Money taken in ("earn", "takings", "how much did I make") is a column
+    named as income; money spent is any other. A price per unit is no amount
+    spent, unless the question names it.
+    """
+    money = [c for c in numeric if c.unit in CURRENCIES]
+    incoming = set(q.stems) & _INCOME_STEMS or _MADE_RE.search(text)
+    named = [c for c in money if naming_score(q, c.name) >= 0.5]
+    if incoming:
+        return named or [c for c in money if _INCOME_COLUMN_RE.search(c.name)]
+    if set(q.stems) & _SPEND_STEMS:  # "spent", "paid": never the takings
+        money = [c for c in money if not _INCOME_COLUMN_RE.search(c.name)] or named
+    amounts = [c for c in money if not _RATE_RE.search(c.name)]
+    if amounts and not named:
+        return amounts
+    return money
+
+
+def date_in_values(date: Any, values: list[str]) -> bool:
+    """Whether a date phrase's day or month word belongs to a named value.
+
+    "the Saturday market" names the value "Marlay Park Saturday Market"; its
+    "Saturday" is no date.
+    """
+    date_text = str(getattr(date, "text", "") or "")
+    last = words(date_text)[-1:] if date_text else []
+    return (
+        bool(last)
+        and last[0] in _DATE_NAMES
+        and any(last[0] in words(v) for v in values)
+    )
+
+
+_DATE_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february "
+    "march april may june july august september october november december".split()
+)
 
 
 CALENDAR_WORDS = frozenset(

@@ -31,7 +31,8 @@ SCAFFOLDING = frozenset(
     the a an of in on at to for from by with as into onto over under and or but
     than then that this these those there here if not no yes any some all
     each every both either neither one ones thing things stuff lot lots bit
-    go went gone going get got getting make made take took taken put
+    go goes went gone going come comes came coming get got getting make made take
+    took taken put
     keep kept log logged logging record recorded track tracked note noted
     entry entries time times
     so far up down off back

@@ -272,6 +272,8 @@ def _combine_read(step: dict[str, Any], steps: list[dict[str, Any]]) -> Reading:
         text = f"The difference is {fmt(value)}{_unit_text(unit)} ({both})."
     elif op == "ratio":
         text = f"The ratio is {fmt(value)} ({both})."
+    elif op == "share":
+        text = f"The share is {fmt(value)}% ({both})."
     else:
         text = f"The change is {fmt(value)}% ({both})."
     ev = step.get("evidence") or []
@@ -354,9 +356,10 @@ def _anchor_text(steps: list[dict[str, Any]]) -> str:
         name = (
             s.get("about") or f"'{(s.get('arguments') or {}).get('query_content', '')}'"
         )
+        dated = f", dated back by {a['dated_by']}" if a.get("dated_by") else ""
         parts.append(
             f"{name} anchored on "
-            f'{str(a.get("time"))[:10]} ({a.get("unit_id")}: "{content}")'
+            f'{str(a.get("time"))[:10]} ({a.get("unit_id")}: "{content}"{dated})'
         )
     return f" Periods: {'; '.join(parts)}." if parts else ""
 
@@ -369,7 +372,8 @@ def unresolved_parts(unresolved: list[str], steps: list[dict[str, Any]]) -> list
         if not about:
             continue
         if s.get("tool") == EVENT_LOCATE and not s.get("anchor"):
-            parts.append(f"{about} (no convincing match in memory)")
+            why = s.get("anchor_unsure") or "no convincing match in memory"
+            parts.append(f"{about} ({why})")
         elif s.get("error") and "reference" in str(s.get("error")):
             parts.append(f"{about} (it rests on a step that found nothing)")
     for s in steps:

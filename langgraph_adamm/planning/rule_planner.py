@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from langgraph_adamm.analytic.units import CURRENCIES, dimension, is_volume
+from langgraph_adamm.analytic.units import dimension, is_volume
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import (
     ColumnCard,
@@ -41,15 +41,17 @@ from langgraph_adamm.planning.intent import (
 from langgraph_adamm.planning.matching import (
     CALENDAR_WORDS,
     QuestionTokens,
+    asks_money,
     columns_text,
+    date_in_values,
     in_plausible_range,
     is_abbreviation,
     lead_score,
-    leading_names,
+    money_columns,
     naming_score,
     per_expression,
     unit_hint,
-    value_in,
+    values_named,
 )
 from langgraph_adamm.planning.text import (
     STOPWORDS,
@@ -84,11 +86,6 @@ _OPPOSITES: dict[str, frozenset[str]] = {
     "present": frozenset({"absent", "miss"}),
 }
 """Stems that state a boolean column's false value ("games I lost" -> won = false)."""
-_MONEY_STEMS = frozenset(
-    {"spend", "pay", "cost", "money", "expense", "expens", "expensive"}
-)
-"""Stems that ask for an amount of money: only a currency column answers them."""
-_RATE_RE = re.compile(r"(?:^|_)(?:per|unit|rate)(?:_|$)")
 _TIME_STEMS = frozenset(
     {"time", "hour", "minute", "min", "h", "day", "week", "long", "while"}
 )
@@ -270,21 +267,13 @@ class RulePlanner:
         score = 0.0
         notes: list[str] = []
         used: set[str] = set()
+        named_values: list[str] = []
         # categorical conditions: column values named in the question
         for col in table.columns:
             if col.sql_type == "VARCHAR" and col.values:
-                hits = [v for v in col.values if value_in(text, v)]
-                hits += [
-                    v
-                    for v in leading_names(text, col.values)
-                    if v not in hits and not any(v.lower() in h.lower() for h in hits)
-                ]
-                # a longer value that contains a shorter one wins ("cafe luna" > "cafe")
-                hits = [
-                    h
-                    for h in hits
-                    if not any(h != o and h.lower() in o.lower() for o in hits)
-                ]
+                hits = values_named(
+                    text, col.values, intent.question, intent.date_range
+                )
                 if hits and not (
                     intent.answer == "column" and self._is_which(intent, col)
                 ):
@@ -294,6 +283,7 @@ class RulePlanner:
                         else {"column": col.name, "op": "in", "value": hits}
                     )
                     used.add(col.name)
+                    named_values += hits
                     score += 1.5
         # boolean columns named in the question ("did I win", "workouts I won")
         bools = [c for c in table.columns if c.sql_type == "BOOLEAN"]
@@ -328,7 +318,9 @@ class RulePlanner:
             used.add(about.name)
             fits = in_plausible_range(cond, about) or about.low is None
             score += (1.0 if fits else 0.3) + 0.5 * naming_score(q, about.name)
-        if intent.date_range is not None:
+        if intent.date_range is not None and not date_in_values(
+            intent.date_range, named_values
+        ):
             dr = intent.date_range
             # a range that ends today ends at the question's time: a record
             # logged after it had not happened yet when the question was asked
@@ -376,17 +368,9 @@ class RulePlanner:
                 op = rest[0] if rest else "sum"
         target = None
         guessed = False
-        if (
-            op != "count"
-            and set(q.stems) & _MONEY_STEMS
-            and not set(q.stems) & _TIME_STEMS
-        ):
+        if op != "count" and asks_money(q, text) and not set(q.stems) & _TIME_STEMS:
             # "how much have I spent": money, so a currency column or no table
-            numeric = [c for c in numeric if c.unit in CURRENCIES]
-            # a price per unit is no amount spent, unless the question names it
-            amounts = [c for c in numeric if not _RATE_RE.search(c.name)]
-            if amounts and all(naming_score(q, c.name) < 0.5 for c in numeric):
-                numeric = amounts
+            numeric = money_columns(q, text, numeric)
             if not numeric:
                 return None
             money = True

@@ -22,14 +22,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
 from langgraph_adamm.analytic.values import convert_units, convertible
 from langgraph_adamm.planning.context import Embed
+from langgraph_adamm.planning.dating import dating, parse_time
 from langgraph_adamm.planning.events import EventFrame, frame_named, told_like
 from langgraph_adamm.planning.reader import fmt
 from langgraph_adamm.planning.text import STOPWORDS, root, words
@@ -46,6 +48,11 @@ EVENT_UNSHARED_FLOOR = 0.45
 """Below this score a round that holds none of an event phrase's words is no
 match for it: a close vector alone does not tell an event that never happened
 from an unrelated one."""
+EVENT_SHARED_FLOOR = 0.2
+"""The floor for a round that holds the words that tell the event apart."""
+EVENT_DATED_FLOOR = 0.2
+"""A round inside the days a later mention dates scores at least this to be the
+event's telling (it seldom uses the phrase's words, so scores low)."""
 EVENT_MATCH_GAP = 0.05
 """How far the anchoring event must score above the next one."""
 EVENT_MENTION_MARGIN = 0.1
@@ -54,7 +61,7 @@ later mentions; the earliest of them is the event."""
 EVENT_FRAME_FLOOR = 0.30
 """The floor for a search by a frame's telling: the telling is longer than the
 phrase and lifts every round's score, the unrelated ones too."""
-Operation = Literal["difference", "ratio", "percent_change", "greater", "less"]
+Operation = Literal["difference", "ratio", "percent_change", "share", "greater", "less"]
 
 
 class CombineArgs(WireModel):
@@ -64,6 +71,7 @@ class CombineArgs(WireModel):
     operation: Operation = Field(
         description="difference (left - right), ratio (left / right), "
         "percent_change ((right - left) / left * 100, from left to right), "
+        "share (left / right * 100: the part left is of the whole right), "
         "greater / less (yes/no: is left greater / less than right)"
     )
     left: str = Field(pattern=r"^\$\d{1,2}(\.value)?$", description="e.g. '$1'")
@@ -87,8 +95,15 @@ def anchor_unit(
     step: dict[str, Any],
     embed: Embed | None = None,
     records: frozenset[str] | set[str] = frozenset(),
+    share: Callable[[str], float] | None = None,
 ) -> dict[str, Any] | None:
     """The event an EventLocate step anchors on: its best unit, if convincing.
+
+    A round that holds most of the words that tell the phrase's event apart
+    (:func:`telling_words`; ``share`` gives a word's share of the memory's
+    rounds) is the event when it scores :data:`EVENT_SHARED_FLOOR`: "he was
+    admitted" is the round that says "admitted", however close chat about him
+    scores. Otherwise:
 
     A convincing match scores at least :data:`EVENT_MATCH_FLOOR` and stands out
     from the next event by :data:`EVENT_MATCH_GAP`: a phrase that matches
@@ -112,28 +127,133 @@ def anchor_unit(
     )
     frame = frame_named(step.get("frame"))
     if frame is not None:
-        return _frame_anchor(ranked, frame, embed)
+        found = _frame_anchor(ranked, frame, embed)
+        return None if found is None else _dated(found, ranked, step)
     if not ranked:
         return None
+    phrase = str((step.get("arguments") or {}).get("query_content") or "")
+    told = telling_words(phrase, share)
+    holding = [u for u in ranked if holds_words(told, u.get("content"))]
+    if holding and _similarity(holding[0]) >= EVENT_SHARED_FLOOR:
+        return _lexical_anchor(holding, ranked, step)
     best = ranked[0]
     score = _similarity(best)
     if score < EVENT_MATCH_FLOOR:
         return None
     if len(ranked) > 1 and score - _similarity(ranked[1]) < EVENT_MATCH_GAP:
         return None
-    phrase = str((step.get("arguments") or {}).get("query_content") or "")
-    if score < EVENT_UNSHARED_FLOOR and not shares_word(phrase, best.get("content")):
+    if score < EVENT_UNSHARED_FLOOR:
         return None  # "since I broke my wrist" is not a round about a lawnmower
-    return dict(best)
+    return _dated(best, ranked, step)
 
 
-def shares_word(phrase: str, content: Any) -> bool:
-    """Whether a round holds most content words of an event phrase (by root)."""
-    asked = {root(w) for w in words(phrase) if w not in STOPWORDS and len(w) > 2}
-    held = {root(w) for w in words(str(content or ""))}
-    # more than half of them: "the car was broken into" is not "reversed
-    # into the car"
-    return not asked or 2 * len(asked & held) > len(asked)
+def _lexical_anchor(
+    holding: list[dict[str, Any]],
+    ranked: list[dict[str, Any]],
+    step: dict[str, Any],
+) -> dict[str, Any] | None:
+    """The anchor among rounds that hold the event phrase's telling words.
+
+    The best of them is the event unless another scores within
+    :data:`EVENT_MATCH_GAP` and dates to another day: an event told and then
+    mentioned ("the storm took the fence" / "a week since the storm") is one
+    event, two trips to Cork are two.
+    """
+    top = _similarity(holding[0])
+    close = [u for u in holding if top - _similarity(u) < EVENT_MATCH_GAP]
+    anchors = [_dated(u, ranked, step) for u in close]
+    days = {str(a.get("time"))[:10] for a in anchors if a}
+    if None in anchors or len(days) != 1:
+        if len(close) > 1:
+            step.pop("anchor_unsure", None)
+            return None
+    return min(
+        (a for a in anchors if a), key=lambda a: str(a.get("time")), default=None
+    )
+
+
+TELLING_SHARE = 0.05
+"""A phrase word held by fewer of the memory's rounds than this is what tells its
+event apart ("broken" in "the car was broken into" where every round is about
+the car)."""
+
+
+def telling_words(
+    phrase: str, share: Callable[[str], float] | None = None
+) -> list[tuple[str, ...]]:
+    """The words of an event phrase that tell it apart, each with its compounds.
+
+    Each entry is a word's root and the roots of the compounds it makes with
+    the next or previous word ("heat wave": "heatwave"). Words fewer than
+    :data:`TELLING_SHARE` of the memory's rounds hold are kept when there are
+    any; else all content words.
+    """
+    content = [w for w in words(phrase) if w not in STOPWORDS and len(w) > 2]
+    entries = []
+    for n, w in enumerate(content):
+        forms = [root(w)]
+        if n + 1 < len(content):
+            forms.append(root(w + content[n + 1]))
+        if n > 0:
+            forms.append(root(content[n - 1] + w))
+        entries.append((w, tuple(forms)))
+    if share is not None:
+        rare = [e for e in entries if share(e[0]) < TELLING_SHARE]
+        entries = rare or entries
+    return [forms for _, forms in entries]
+
+
+def holds_words(told: list[tuple[str, ...]], content: Any) -> bool:
+    """Whether a round holds more than half of an event phrase's telling words."""
+    if not told:
+        return False
+    held = {root(w) for w in words(str(content or "").split("\nAssistant:", 1)[0])}
+    # more than half: "the car was broken into" is not "reversed into the car"
+    return 2 * sum(1 for forms in told if held & set(forms)) > len(told)
+
+
+def _dated(
+    unit: dict[str, Any], ranked: list[dict[str, Any]], step: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The anchor, moved to the start a later mention of the event dates.
+
+    A round that dates the event ("last Saturday's meltdown", "day three of the
+    strike", "second week of physio": :mod:`~langgraph_adamm.planning.dating`)
+    is a later mention. An earlier candidate round inside the dated days is the
+    telling and becomes the anchor; else an exact day moves the anchor there,
+    saying so (``dated_by``); a window of days with no telling in it anchors
+    nothing, and the step says why (``anchor_unsure``).
+    """
+    when = parse_time(unit.get("time"))
+    said = str(unit.get("content") or "")
+    said = said.split("\nAssistant:", 1)[0]  # the user's words date it
+    found = dating(said, when)
+    if found is None or when is None:
+        return dict(unit)
+    inside: list[dict[str, Any]] = [
+        u
+        for u in ranked
+        if u is not unit
+        and _similarity(u) >= EVENT_DATED_FLOOR
+        and (t := parse_time(u.get("time"))) is not None
+        and found.first <= t.date() <= found.last
+    ]
+    if inside:
+        best: dict[str, Any] = max(inside, key=_similarity)
+        return dict(best)
+    if found.exact:
+        start = datetime.combine(found.first, when.time())
+        return dict(
+            unit,
+            time=start.isoformat(),
+            dated_by=f"'{found.phrase}' told {when.date().isoformat()}",
+        )
+    step["anchor_unsure"] = (
+        f"{unit.get('unit_id')} dates it '{found.phrase}', between "
+        f"{found.first.isoformat()} and {found.last.isoformat()}, and no round "
+        "found there tells it"
+    )
+    return None
 
 
 def _similarity(unit: dict[str, Any]) -> float:
@@ -347,6 +467,10 @@ def combine(args: CombineArgs, steps: list[dict[str, Any]]) -> dict[str, Any]:
         if b == 0:
             return record | {"error": "the ratio's right side is 0"}
         value, unit = a / b, None
+    elif op == "share":
+        if b == 0:
+            return record | {"error": "the share's whole is 0"}
+        value, unit = a / b * 100.0, "%"
     elif op == "percent_change":
         if a == 0:
             return record | {"error": "a percentage change from 0 is undefined"}

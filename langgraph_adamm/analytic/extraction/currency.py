@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from langgraph_adamm.analytic.extraction.labels import Pair
-from langgraph_adamm.analytic.units import CURRENCIES
+from langgraph_adamm.analytic.units import CURRENCIES, spelled_unit
 from langgraph_adamm.analytic.values import (
     canonical_unit,
     normalize_attribute,
@@ -21,6 +21,24 @@ _CURRENCY_KEYS = frozenset({"currency", "ccy", "cur", "curr", "currency_code"})
 _MONEY_KEY_RE = re.compile(
     r"total|subtotal|amount|sum|paid|balance|due|price|cost|fare", re.IGNORECASE
 )
+_MEASURE_KEYS = frozenset(
+    {
+        "weight",
+        "distance",
+        "volume",
+        "quantity",
+        "qty",
+        "count",
+        "odometer",
+        "mileage",
+        "reading",
+        "length",
+        "height",
+        "temperature",
+        "temp",
+    }
+)
+"""Field names of a measure that is never money, whatever the record's total."""
 _CENTS_RE = re.compile(
     r"^[-+−]?\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})*[.,]\d{2}$|^[-+−]?\d+[.,]\d{2}$"
 )
@@ -59,7 +77,9 @@ def with_currency(pairs: list[Pair]) -> list[Pair]:
         currency = code or next(iter(stated))
         for n in indexes:
             rec, key, value, span = pairs[n]
-            if normalize_attribute(str(key))[0] in _CURRENCY_KEYS:
+            if normalize_attribute(str(key))[0] in _CURRENCY_KEYS or _names_measure(
+                str(key)
+            ):
                 continue
             text = str(value).strip()
             parsed = parse_value(text)
@@ -77,3 +97,20 @@ def with_currency(pairs: list[Pair]) -> list[Pair]:
             if code is not None or _CENTS_RE.match(text):
                 out[n] = (rec, key, f"{text} {currency}", span)
     return out
+
+
+def _names_measure(key: str) -> bool:
+    """Whether a field's name says it is a quantity other than money.
+
+    "Litres: 23.68" beside "Total: €40.92" is 23.68 litres: a name that is a
+    unit ("Litres", "km", "Steps"), carries one ("Volume (L)", "distance_km")
+    or names a measure ("Weight", "Odometer") keeps its bare number bare.
+    """
+    name, hint = normalize_attribute(key)
+    if hint is not None and hint not in CURRENCIES:
+        return True
+    words = name.split("_")
+    if words[-1] in _MEASURE_KEYS or words[0] in _MEASURE_KEYS:
+        return True
+    unit = spelled_unit(words[-1])
+    return unit is not None and unit not in CURRENCIES

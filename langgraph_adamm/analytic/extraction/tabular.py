@@ -79,6 +79,10 @@ _DELIMITERS: tuple[re.Pattern[str], ...] = (
 )
 
 
+_LABELLED_CELL_RE = re.compile(r"^[^\W\d][\w ]{0,30}:\s*\S")
+"""A cell that is itself "label: value": the line is a record, not a row."""
+
+
 def _split_cells(line: str, delim: re.Pattern[str]) -> list[str]:
     if delim.pattern == r" {2,}":
         if "  " not in line:
@@ -111,11 +115,15 @@ def delimited_tables(
             ):
                 j += 1
             header = _split_cells(lines[i], delim)
-            if j - i >= 2 and all(
-                c and valid_label(c) and not is_value(c) for c in header
+            if (
+                j - i >= 2
+                and not lines[i].rstrip().endswith(":")
+                and all(c and valid_label(c) and not is_value(c) for c in header)
             ):
                 rows = [_split_cells(ln, delim) for ln in lines[i + 1 : j]]
-                if any(is_value(c) for r in rows for c in r):
+                if any(is_value(c) for r in rows for c in r) and not any(
+                    _LABELLED_CELL_RE.match(c) for r in rows for c in r
+                ):
                     found = (j, [list(zip(header, r, strict=True)) for r in rows])
                     break
         if found:

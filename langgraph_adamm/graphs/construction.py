@@ -17,7 +17,6 @@ bounded map keyed by the run; a run that resumes elsewhere extracts again, as
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import threading
 import uuid
@@ -44,8 +43,8 @@ from langgraph_adamm.graphs.run_context import (
     run_user,
     thread_id,
 )
-from langgraph_adamm.graphs.runnables import sync_and_async_node
-from langgraph_adamm.history import History, history_from_dict
+from langgraph_adamm.graphs.runnables import DualNode, NodeWork, Work
+from langgraph_adamm.history import History, Round, history_from_dict
 from langgraph_adamm.messages import messages_to_history
 
 if TYPE_CHECKING:
@@ -161,29 +160,25 @@ class _ConstructionNodes:
         state: ConstructionState,
         runtime: Runtime[AdaMMContext],
         config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
-        """Observations of every pending round, batch by batch."""
+    ) -> NodeWork:
+        """Observations of every pending round, batch by batch.
+
+        Under ``ainvoke`` a batch's extraction calls run concurrently.
+        """
         if state.get("error"):
             return {}
         mem = self._mem(state, runtime, config)
-        self._hand_over(
-            state["run"], [mem.extract_batch(b) for b in mem.pending_batches()]
-        )
+        batches = yield Work(mem.pending_batches)
+        results = []
+        for batch in batches:
+            results.append((yield self._extraction(mem, batch)))
+        self._hand_over(state["run"], results)
         return {}
 
-    async def aextract(
-        self,
-        state: ConstructionState,
-        runtime: Runtime[AdaMMContext],
-        config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
-        """Async :meth:`extract`: a batch's extraction calls run concurrently."""
-        if state.get("error"):
-            return {}
-        mem = self._mem(state, runtime, config)
-        batches = await asyncio.to_thread(mem.pending_batches)
-        self._hand_over(state["run"], [await mem.aextract_batch(b) for b in batches])
-        return {}
+    @staticmethod
+    def _extraction(mem: ConstructionMemory, batch: list[tuple[int, Round]]) -> Work:
+        """One batch's extraction: blocking, or its calls run concurrently."""
+        return Work(lambda: mem.extract_batch(batch), lambda: mem.aextract_batch(batch))
 
     def materialize(
         self,
@@ -245,7 +240,7 @@ def create_construction_graph(
         output_schema=ConstructionOutput,
     )
     graph.add_node("store", nodes.store)
-    graph.add_node("extract", sync_and_async_node(nodes.extract, nodes.aextract))
+    graph.add_node("extract", DualNode(nodes.extract, "extract"))
     graph.add_node("materialize", nodes.materialize)
     graph.add_node("index", nodes.index)
     graph.add_edge(START, "store")

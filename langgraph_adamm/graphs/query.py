@@ -30,7 +30,7 @@ from langgraph_adamm.graphs.query_nodes import (
     Rerank,
 )
 from langgraph_adamm.graphs.run_context import AdaMMContext
-from langgraph_adamm.graphs.runnables import sync_and_async_node
+from langgraph_adamm.graphs.runnables import DualNode
 from langgraph_adamm.graphs.state import QueryInput, QueryOutput, QueryState
 from langgraph_adamm.planning import prompts as default_prompts
 
@@ -120,12 +120,10 @@ def create_query_graph(
         output_schema=QueryOutput,
     )
     graph.add_node("context", nodes.context)
-    graph.add_node("plan", sync_and_async_node(nodes.plan, nodes.aplan))
-    graph.add_node(
-        "instantiate", sync_and_async_node(nodes.instantiate, nodes.ainstantiate)
-    )
+    graph.add_node("plan", DualNode(nodes.plan, "plan"))
+    graph.add_node("instantiate", DualNode(nodes.instantiate, "instantiate"))
     graph.add_node("execute", nodes.execute)
-    graph.add_node("read", sync_and_async_node(nodes.read, nodes.aread))
+    graph.add_node("read", DualNode(nodes.read, "read"))
     graph.add_edge(START, "context")
     graph.add_conditional_edges("context", nodes.route_context, ["plan", "read"])
     graph.add_conditional_edges("plan", nodes.route_start, ["instantiate", "read"])

@@ -8,7 +8,6 @@ through :class:`~langgraph_adamm.graphs.graph_memory.QueryMemory`.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 from collections import OrderedDict
@@ -39,6 +38,7 @@ from langgraph_adamm.graphs.run_context import (
     run_memory,
     run_user,
 )
+from langgraph_adamm.graphs.runnables import NodeWork, Work, model_work
 from langgraph_adamm.graphs.state import QueryState, replaced
 from langgraph_adamm.graphs.step_execution import execute_step
 from langgraph_adamm.history import parse_time
@@ -70,9 +70,10 @@ class QueryNodes:
 
     ``steps`` and ``notes`` accumulate (the ``appended`` reducer of
     :mod:`langgraph_adamm.graphs.state`): a node returns what it adds. The
-    nodes whose work is a model call (``plan``, ``instantiate``, ``read``) have
-    an async twin (``aplan``...) that ``ainvoke`` awaits; both share their
-    prompt and result code.
+    nodes whose work is a model call (``plan``, ``instantiate``, ``read``) are
+    written once, as generators of :class:`~.runnables.Work` that
+    :class:`~.runnables.DualNode` runs under ``invoke`` and awaits under
+    ``ainvoke``.
     """
 
     def __init__(
@@ -271,30 +272,13 @@ class QueryNodes:
         state: QueryState,
         runtime: Runtime[AdaMMContext],
         config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
+    ) -> NodeWork:
         """The abstract plan: at most ``max_steps`` (goal, tool) steps."""
         mem = self._mem(state, runtime, config)
-        if self.model is None:
-            return self._rule_plan(state, mem)
-        record = self._chat().call(
-            "planner",
-            PlanOutput,
-            self._planner_prompt(state, mem),
-            attempts=self.max_attempts,
-        )
-        return planned(record, self._allowed_in(mem), mem.config.max_steps)
-
-    async def aplan(
-        self,
-        state: QueryState,
-        runtime: Runtime[AdaMMContext],
-        config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
-        """Async :meth:`plan`: the planner's model call is awaited."""
-        if self.model is None:  # the rule planner computes embeddings: a thread
-            return await asyncio.to_thread(self.plan, state, runtime, config)
-        mem = self._mem(state, runtime, config)
-        record = await self._chat().acall(
+        if self.model is None:  # the rule planner computes embeddings: blocking
+            return (yield Work(lambda: self._rule_plan(state, mem)))
+        record = yield model_work(
+            self._chat(),
             "planner",
             PlanOutput,
             self._planner_prompt(state, mem),
@@ -372,34 +356,11 @@ class QueryNodes:
         state: QueryState,
         runtime: Runtime[AdaMMContext],
         config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
-        """Arguments for the next step, chosen after the steps before it ran."""
-        mem = self._mem(state, runtime, config)
-        if self.model is None:
-            return self._offline_call(state)
-        plan, steps = state["plan"], state.get("steps") or []
-        drafts = list(state.get("drafts") or [])
-        if not self.progressive and not drafts:
-            # every call chosen up front, before any tool runs
-            drafts = [
-                self._model_call(state, mem, i, [], None) for i in range(len(plan))
-            ]
-        if not self.progressive and state.get("repair") is None:
-            call = drafts[len(steps)]
-        else:
-            call = self._model_call(state, mem, len(steps), steps, state.get("repair"))
-        return {"call": resolved(call, steps), "drafts": drafts}
+    ) -> NodeWork:
+        """Arguments for the next step, chosen after the steps before it ran.
 
-    async def ainstantiate(
-        self,
-        state: QueryState,
-        runtime: Runtime[AdaMMContext],
-        config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
-        """Async :meth:`instantiate`: the instantiation calls are awaited.
-
-        Up front (``progressive=False``) the calls are still made one after
-        another, in plan order, as :meth:`instantiate` makes them.
+        Up front (``progressive=False``) every call is chosen before any tool
+        runs, one after another in plan order.
         """
         mem = self._mem(state, runtime, config)
         if self.model is None:
@@ -407,16 +368,16 @@ class QueryNodes:
         plan, steps = state["plan"], state.get("steps") or []
         drafts = list(state.get("drafts") or [])
         if not self.progressive and not drafts:
-            drafts = [
-                await self._amodel_call(state, mem, i, [], None)
-                for i in range(len(plan))
-            ]
+            for i in range(len(plan)):
+                tool, work = self._instantiation(state, mem, i, [], None)
+                drafts.append(instantiated(tool, (yield work)))
         if not self.progressive and state.get("repair") is None:
             call = drafts[len(steps)]
         else:
-            call = await self._amodel_call(
+            tool, work = self._instantiation(
                 state, mem, len(steps), steps, state.get("repair")
             )
+            call = instantiated(tool, (yield work))
         return {"call": resolved(call, steps), "drafts": drafts}
 
     def _offline_call(self, state: QueryState) -> dict[str, Any]:
@@ -436,14 +397,15 @@ class QueryNodes:
             }
         }
 
-    def _model_call(
+    def _instantiation(
         self,
         state: QueryState,
         mem: QueryMemory,
         index: int,
         steps: list[dict[str, Any]],
         repair: str | None,
-    ) -> dict[str, Any]:
+    ) -> tuple[str, Work]:
+        """The tool of plan step ``index`` and the model call that fills it."""
         tool, prompt = instantiation_prompt(
             self.prompts,
             state,
@@ -453,32 +415,13 @@ class QueryNodes:
             budget=mem.config.shared_budget,
             progressive=self.progressive,
         )
-        record = self._chat().call(
-            "instantiation", STEP_MODELS[tool], prompt, attempts=self.max_attempts
+        return tool, model_work(
+            self._chat(),
+            "instantiation",
+            STEP_MODELS[tool],
+            prompt,
+            attempts=self.max_attempts,
         )
-        return instantiated(tool, record)
-
-    async def _amodel_call(
-        self,
-        state: QueryState,
-        mem: QueryMemory,
-        index: int,
-        steps: list[dict[str, Any]],
-        repair: str | None,
-    ) -> dict[str, Any]:
-        tool, prompt = instantiation_prompt(
-            self.prompts,
-            state,
-            index,
-            steps,
-            repair,
-            budget=mem.config.shared_budget,
-            progressive=self.progressive,
-        )
-        record = await self._chat().acall(
-            "instantiation", STEP_MODELS[tool], prompt, attempts=self.max_attempts
-        )
-        return instantiated(tool, record)
 
     def execute(
         self,
@@ -567,30 +510,13 @@ class QueryNodes:
         state: QueryState,
         runtime: Runtime[AdaMMContext],
         config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
+    ) -> NodeWork:
         """The answer from the question, the plan and the tool outputs."""
         reading = template_reading(state)
         if self.model is None or state.get("failure"):
             return reading
-        record = self.model.call(
-            "reader",
-            ReaderOutput,
-            reader_prompt(self.prompts["reader"], state, reading),
-            attempts=self.max_attempts,
-        )
-        return read_answer(state, reading, record)
-
-    async def aread(
-        self,
-        state: QueryState,
-        runtime: Runtime[AdaMMContext],
-        config: RunnableConfig = NO_CONFIG,
-    ) -> dict[str, Any]:
-        """Async :meth:`read`: the reader's model call is awaited."""
-        reading = template_reading(state)
-        if self.model is None or state.get("failure"):
-            return reading
-        record = await self.model.acall(
+        record = yield model_work(
+            self.model,
             "reader",
             ReaderOutput,
             reader_prompt(self.prompts["reader"], state, reading),

@@ -311,7 +311,8 @@ class QueryNodes:
                 "answer_form": composed.answer_form,
                 "answer_column": composed.answer_column,
                 "output_unit": composed.output_unit,
-                "notes": list(composed.notes),
+                "notes": [f"question form: {composed.form}"] * bool(composed.form)
+                + list(composed.notes),
             }
         if composed.composed:
             off = sorted({d["tool"] for d in composed.drafts} - {COMBINE})

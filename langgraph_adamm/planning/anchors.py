@@ -96,6 +96,11 @@ _DAY_OF_RE = re.compile(
     r"\b(?:on\s+)?the\s+day\s+(?:of\s+|when\s+|that\s+)?"
     r"(?P<e1>(?:i|we|my|our|the)\b.+?)" + _CLAUSE_END
 )
+ANCHOR_CUE = re.compile(
+    r"\b(?:between|before|after|following|since|until|till|prior\s+to|up\s+to|"
+    r"during|while|throughout|the\s+day)\b"
+)
+"""Words every event anchor opens with (a cheap first test)."""
 PRONOUN_EVENT = frozenset({"", "it", "that", "then", "this", "them", "there"})
 
 

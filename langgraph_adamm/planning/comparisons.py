@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langgraph_adamm.planning.anchors import (
     PRONOUN_EVENT,
@@ -32,12 +32,9 @@ from langgraph_adamm.planning.dates import (
     find_date_range,
     find_date_ranges,
 )
+from langgraph_adamm.planning.forms import ComposedPlan, Form, PartReader, any_of
 from langgraph_adamm.planning.rule_planner import RulePlan
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE, RANK
-
-if TYPE_CHECKING:
-    from langgraph_adamm.planning.compose import ComposedPlan, Composer
-
 
 _THAN_RE = re.compile(
     rf"\b(?P<cmp>{COMPARE_WORDS})\b(?P<mid>.*?)\b(?:than|then)\b(?P<b>.*)$"
@@ -154,7 +151,7 @@ def read_sides(q: str) -> tuple[str, str, str, str] | None:
 
 
 def side_filters(
-    composer: Composer, side: str, other: str, now: datetime | date, out: ComposedPlan
+    composer: PartReader, side: str, other: str, now: datetime | date, out: ComposedPlan
 ) -> list[dict[str, Any]] | None:
     """Filters for one side given as a period or an event anchor; None: neither."""
     dr = _whole_date(side, now)
@@ -207,7 +204,7 @@ def side_filters(
 
 
 def compose_either(
-    composer: Composer,
+    composer: PartReader,
     question: str,
     q: str,
     now: datetime | date,
@@ -265,7 +262,7 @@ def compose_either(
 
 
 def compose_comparison(
-    composer: Composer,
+    composer: PartReader,
     question: str,
     q: str,
     now: datetime | date,
@@ -376,3 +373,21 @@ def compose_comparison(
     measured = call.arguments.get("target_column_expression") or "records"
     out.notes.append(f"compared with {op} of {measured}")
     return base
+
+
+EITHER = Form(
+    "either of two values",
+    ("measure", "operator", "table", "column", "the two values", "period"),
+    "Did I spend more at Pizza Nostra or Golden Wok overall?",
+    re.compile(r"\bor\b"),
+    compose_either,
+)
+"""Which of two values of one column wins: a grouped Rank over just those two."""
+COMPARISON = Form(
+    "two sides compared",
+    ("measure", "operator", "table", "side A", "side B", "how compared"),
+    "How much more did I spend on coffee in March than in February?",
+    any_of(_THAN_RE, _BETWEEN_RE, _VS_RE, _FROM_TO_RE),
+    compose_comparison,
+)
+"""One step per side (a period, an event or a value), then a combine step."""

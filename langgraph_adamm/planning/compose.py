@@ -1,34 +1,25 @@
-"""The offline planner's compositions: plans whose steps feed each other.
+"""The offline planner's reading of a whole question, by question forms.
 
-A question is read in parts before any part is mapped onto a table:
+A question is read in parts before any part is mapped onto a table. Each kind
+of question that needs more than one step is a form of
+:mod:`.form_registry` (its slots, cue, example and plan builder beside it):
+either of two values, a share of a total, two sides compared, a measure of the
+top group, groups ranked, a period an event bounds. The :class:`Composer` tries
+them in order, the first that fills its slots reads the question; whatever no
+form reads is the single-operator question the rule planner maps (a change in
+percent becomes first, latest and a combine).
 
-- **event anchors** - "since we moved", "between the move and the new job", "in
-  the week before the surgery", "the first run after I hurt my knee": an
-  EventLocate step for the event phrase, then the analytic step bounded by the
-  day of the event it found (a ``$n.day`` reference);
-- **two sides compared** - "more in April than in March", "difference between
-  A and B", "did it go up from A to B", "higher at X than at Y": one analytic
-  step per side and a combine step computed in code;
-- **groups** - "which cafe do I spend the most at in total", "which week did I
-  sleep least on average", "per week": a grouped Rank or Compute;
-- whatever is left is the single-operator question the rule planner maps.
-
-Bounds anchored on an event use the event's calendar day, as date phrases do:
-"since/after E" starts on E's day, "before E" ends the day before it, "until E"
-on it, "between E1 and E2" runs from E1's day to E2's day, "the week before E"
-is the 7 days before E's day and "the N days/weeks after E" the days after it.
-Every part the planner could not use is returned in ``unresolved``.
-
-The :class:`Composer` here tries each form in turn and composes the event
-anchors; the two-sided forms are :mod:`.comparisons`, the grouped ones
-:mod:`.groupings`, each a function over the composer's shared steps.
+The composer is what the forms read parts with (:class:`~.forms.PartReader`):
+a part mapped onto a table, EventLocate steps for an anchor's events, the
+analytic step with more filters, the period words and names a part leaves.
+After planning, every word of the question is accounted for
+(:mod:`.accounting`): what no step used is returned in ``unresolved``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -36,14 +27,10 @@ from langgraph_adamm.planning.accounting import RecordWordsOf, WordAccount
 from langgraph_adamm.planning.anchors import (
     ANCHOR_BUDGET,
     Anchor,
-    anchor_filters,
     find_anchors,
-    has_span,
 )
 from langgraph_adamm.planning.comparisons import (
     PERCENT_RE,
-    compose_comparison,
-    compose_either,
 )
 from langgraph_adamm.planning.context import PlanningContext
 from langgraph_adamm.planning.cues import (
@@ -58,36 +45,16 @@ from langgraph_adamm.planning.dates import (
     unread_period,
 )
 from langgraph_adamm.planning.events import frame_named, frame_of, telling_query
-from langgraph_adamm.planning.groupings import (
-    compose_grouped,
-    compose_top_group_measure,
-)
+from langgraph_adamm.planning.form_registry import FORMS
+from langgraph_adamm.planning.forms import ComposedPlan
 from langgraph_adamm.planning.rule_planner import (
     AnalyticCall,
     RulePlan,
     RulePlanner,
     read_intent,
 )
-from langgraph_adamm.planning.shares import compose_share
 from langgraph_adamm.planning.text import STOPWORDS, fold_accents, stem, words
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE
-
-_HOW_FAR_RE = re.compile(r"\bhow\s+(?:far|long|much\s+time)\b")
-
-
-@dataclass
-class ComposedPlan:
-    """The offline plan: abstract steps, their drafted calls, and what went unused."""
-
-    plan: list[dict[str, Any]] = field(default_factory=list)
-    drafts: list[dict[str, Any]] = field(default_factory=list)
-    answer_form: str = "value"
-    answer_column: str | None = None
-    output_unit: str | None = None
-    notes: list[str] = field(default_factory=list)
-    unresolved: list[str] = field(default_factory=list)
-    subjects: list[str] = field(default_factory=list)
-    composed: bool = False
 
 
 class Composer:
@@ -190,17 +157,11 @@ class Composer:
     ) -> tuple[ComposedPlan, RulePlan]:
         q = " ".join(fix_month_spelling(fold_accents(question)).lower().split())
         out = ComposedPlan()
-        composed = compose_either(self, question, q, now, context, out)
-        if composed is None:
-            composed = compose_share(self, question, q, now, context, out)
-        if composed is None:
-            composed = compose_comparison(self, question, q, now, context, out)
-        if composed is None:
-            composed = compose_top_group_measure(self, question, q, now, context, out)
-        if composed is None:
-            composed = compose_grouped(self, question, q, now, context, out)
-        if composed is None:
-            composed = self._anchored(question, q, now, context, out)
+        composed = None
+        for form in FORMS:
+            composed = form.read(self, question, q, now, context, out)
+            if composed is not None:
+                break
         if composed is not None:
             out.composed = True
             return out, composed
@@ -208,7 +169,7 @@ class Composer:
         single = self.planner.plan(question, now, context)
         if self._percent_of_change(single, q, out):
             self.check_rest(question, q, single, context, out)
-            out.composed = True
+            out.composed, out.form = True, "a change in percent"
             return out, single
         if single.analytic is not None:
             self.check_rest(question, q, single, context, out)
@@ -307,41 +268,6 @@ class Composer:
         out.plan.append({"goal": call.goal + goal_suffix, "tool": call.tool})
         out.drafts.append({"tool": call.tool, "arguments": args, "about": about})
         return len(out.drafts)
-
-    def _anchored(
-        self,
-        question: str,
-        q: str,
-        now: datetime | date,
-        context: PlanningContext,
-        out: ComposedPlan,
-    ) -> RulePlan | None:
-        anchors, rest = find_anchors(q)
-        if not anchors or has_span(anchors):
-            return None
-        plan = self.map_part(rest, now, context)
-        if plan.intent.operator is None and _HOW_FAR_RE.search(rest):
-            # "how far did I run in the week before ...": the distance in all,
-            # as with a period told by dates
-            plan = self.map_part(rest, now, context, operator="sum")
-        if plan.analytic is None and plan.intent.operator is None:
-            # "what was my pulse the day after ...": the value in that period
-            plan = self.map_part(rest, now, context, operator="latest")
-        if plan.analytic is None:
-            return None
-        self.check_rest(question, rest, plan, context, out)
-        filters: list[dict[str, Any]] = []
-        for anchor in anchors:
-            first = self.locate_steps(out, anchor)
-            filters += anchor_filters(anchor, first, now)
-        call = plan.analytic
-        self.analytic_step(
-            out, call, filters, "", f" ({'; '.join(a.text for a in anchors)})"
-        )
-        out.answer_form, out.answer_column = call.answer, call.answer_column
-        out.output_unit = call.output_unit
-        out.notes.extend(plan.notes)
-        return plan
 
     def check_rest(
         self,

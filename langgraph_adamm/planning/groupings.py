@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langgraph_adamm.analytic.units import CURRENCIES, is_volume
 from langgraph_adamm.planning.anchors import (
@@ -28,13 +28,15 @@ from langgraph_adamm.planning.cues import (
     amount_words,
     measure_operator,
 )
+from langgraph_adamm.planning.forms import (
+    ComposedPlan,
+    Form,
+    PartReader,
+    any_of,
+)
 from langgraph_adamm.planning.rule_planner import RulePlan
 from langgraph_adamm.planning.text import stem, words
 from langgraph_adamm.tools.names import COMPUTE, RANK
-
-if TYPE_CHECKING:
-    from langgraph_adamm.planning.compose import ComposedPlan, Composer
-
 
 _GROUP_WHICH_RE = re.compile(
     r"\b(?:which|what)\s+(?:(?:was|were|is)\s+(?:the\s+|my\s+)?)?(?P<noun>[a-z]+)"
@@ -78,7 +80,7 @@ _TOP_GROUP_RE = re.compile(
 
 
 def compose_top_group_measure(
-    composer: Composer,
+    composer: PartReader,
     question: str,
     q: str,
     now: datetime | date,
@@ -169,7 +171,7 @@ def compose_top_group_measure(
 
 
 def _group_column(
-    composer: Composer,
+    composer: PartReader,
     card: TableCard,
     noun: str,
     which: re.Match[str] | None,
@@ -204,7 +206,7 @@ def _group_column(
 
 
 def compose_grouped(
-    composer: Composer,
+    composer: PartReader,
     question: str,
     q: str,
     now: datetime | date,
@@ -324,3 +326,21 @@ def compose_grouped(
     composer.check_rest(question, rest, plan, context, out)
     out.notes.extend(plan.notes)
     return plan
+
+
+TOP_GROUP_MEASURE = Form(
+    "a measure of the top group",
+    ("group", "how the group is ranked", "measure", "operator", "period", "events"),
+    "How much have I spent at the shop I go to most often?",
+    _TOP_GROUP_RE,
+    compose_top_group_measure,
+)
+"""A grouped Rank, then the measure over its top group's rows ($1.group)."""
+GROUPED = Form(
+    "groups ranked or listed",
+    ("group", "measure", "operator", "order", "period"),
+    "Which week did I sleep the least on average?",
+    any_of(_GROUP_WHICH_RE, _WHERE_RE, _SUPERLATIVE_NOUN_RE, _GROUP_EACH_RE),
+    compose_grouped,
+)
+"""A grouped Rank (the top or bottom group) or Compute (a value per group)."""

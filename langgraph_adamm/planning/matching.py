@@ -251,6 +251,10 @@ _MADE_RE = re.compile(
     r"(?:make|made|take\s+in|took\s+in|bring\s+in|brought\s+in)\b"
 )
 """"How much did I make (at ...)": money in; what was made would stand before "did"."""
+_TAKEN_IN_RE = re.compile(
+    r"\b(?:bring|brings|brought|bringing|take|takes|took|taken|taking)\s+in\b"
+)
+"""Money in: "which market brought in the most", "what did I take in"."""
 _INCOME_COLUMN_RE = re.compile(
     r"(?:^|_)(?:takings?|revenue|income|earn\w*|sales?|profit|turnover|wages?|"
     r"salary|payout)(?:_|$)"
@@ -273,7 +277,11 @@ def money_columns(
     spent, unless the question names it.
     """
     money = [c for c in numeric if c.unit in CURRENCIES]
-    incoming = set(q.stems) & _INCOME_STEMS or _MADE_RE.search(text)
+    incoming = (
+        set(q.stems) & _INCOME_STEMS
+        or _MADE_RE.search(text)
+        or _TAKEN_IN_RE.search(text)
+    )
     named = [c for c in money if naming_score(q, c.name) >= 0.5]
     if incoming:
         return named or [c for c in money if _INCOME_COLUMN_RE.search(c.name)]

@@ -32,7 +32,7 @@ SCAFFOLDING = frozenset(
     than then that this these those there here if not no yes any some all
     each every both either neither one ones thing things stuff lot lots bit
     go goes went gone going come comes came coming get got getting make made take
-    took taken put
+    took taken put bring brings brought bringing
     keep kept log logged logging record recorded track tracked note noted
     entry entries time times
     so far up down off back

@@ -16,15 +16,12 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
-from typing import TYPE_CHECKING
 
 from langgraph_adamm.planning.anchors import find_anchors
 from langgraph_adamm.planning.context import PlanningContext
+from langgraph_adamm.planning.forms import ComposedPlan, Form, PartReader
 from langgraph_adamm.planning.rule_planner import RulePlan
 from langgraph_adamm.tools.names import COMBINE, COMPUTE
-
-if TYPE_CHECKING:
-    from langgraph_adamm.planning.compose import ComposedPlan, Composer
 
 SHARE_RE = re.compile(
     r"\b(?:(?:what|which|how\s+much\s+of\s+a)\s+)?(?:per\s*cent(?:age)?|percent(?:age)?|"
@@ -35,7 +32,7 @@ _ASKED_RE = re.compile(r"^(?:what|which|how\s+much\s+of\s+a)\b")
 
 
 def compose_share(
-    composer: Composer,
+    composer: PartReader,
     question: str,
     q: str,
     now: datetime | date,
@@ -89,3 +86,13 @@ def compose_share(
 
 
 __all__ = ["SHARE_RE", "compose_share"]
+
+
+SHARE = Form(
+    "a share of a total",
+    ("measure", "operator", "table", "the part's values", "period"),
+    "What percentage of my fuel money went to Top Oil?",
+    SHARE_RE,
+    compose_share,
+)
+"""The part a named value filters over the same step without it, in percent."""

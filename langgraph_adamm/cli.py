@@ -200,6 +200,13 @@ def print_tables(memory: Memory) -> None:
                 f"columns {', '.join(other['shared_columns'])}; their rounds "
                 "interleave): one record kind may be split in two"
             )
+        unread = t.get("unread_rounds") or []
+        if unread:
+            more = " ..." if len(unread) > 5 else ""
+            print(
+                f"  ! {len(unread)} round(s) look like its records but gave it no "
+                f"row ({', '.join(unread[:5])}{more})"
+            )
         for c in t["columns"]:
             unit = f" [{c['unit']}]" if c["unit"] else ""
             samples = f"  e.g. {', '.join(c['samples'])}" if c["samples"] else ""

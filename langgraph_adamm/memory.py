@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from langgraph_adamm.analytic import operators
+from langgraph_adamm.analytic.coverage import unread_rounds
 from langgraph_adamm.analytic.extraction.base import Extractor
 from langgraph_adamm.analytic.forget import AnalyticCorrection
 from langgraph_adamm.analytic.memory import AnalyticMemory
@@ -532,6 +533,11 @@ class Memory:
                     **(
                         {"possible_split": splits[t.table_name]}
                         if t.table_name in splits
+                        else {}
+                    ),
+                    **(
+                        {"unread_rounds": unread}
+                        if (unread := unread_rounds(self.analytic, t, []))
                         else {}
                     ),
                 }

@@ -70,6 +70,8 @@ class AnalyticMemory:
         self.corrector = ValueCorrector(
             self.catalog, self.materializer, rebuild=self._rebuild
         )
+        self.coverage: dict[tuple[str, int], Any] = {}
+        """Lookalike rounds per (table, generation) (see :mod:`.coverage`)."""
         self.reload()
 
     # -- state (held by the catalog) ------------------------------------------

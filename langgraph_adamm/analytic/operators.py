@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langgraph_adamm.analytic import sampled
+from langgraph_adamm.analytic.coverage import unread_note, unread_rounds
 from langgraph_adamm.analytic.expressions import (
     Col,
     common_units,
@@ -159,6 +160,9 @@ class RowsResult(BaseModel):
     (their dated neighbours lie on both sides of a bound): left out."""
     note: str | None = None
     """Says so when ``unplaced_rows`` is not 0."""
+    unread_rounds: list[str] = []
+    """Rounds in range that look like the table's records but gave it no row
+    (:mod:`~langgraph_adamm.analytic.coverage`): the value may miss them."""
 
 
 class ComputeResult(BaseModel):
@@ -185,6 +189,9 @@ class ComputeResult(BaseModel):
     (their dated neighbours lie on both sides of a bound): left out."""
     note: str | None = None
     """Says so when ``unplaced_rows`` is not 0."""
+    unread_rounds: list[str] = []
+    """Rounds in range that look like the table's records but gave it no row
+    (:mod:`~langgraph_adamm.analytic.coverage`): the value may miss them."""
 
 
 def _validate(model: type[BaseModel], args: Any) -> Any:
@@ -440,7 +447,28 @@ def _filter_rows(
     )
 
 
+def _covered(
+    memory: AnalyticMemory, result: Any, filters: list[Any], target: str | None
+) -> Any:
+    """The result with the lookalike rounds in its range that gave no row."""
+    table = resolve_table(memory.tables, result.table)
+    unread = unread_rounds(memory, table, filters, target)
+    if unread:
+        result.unread_rounds = unread
+        said = unread_note(table.table_name, unread)
+        result.note = f"{result.note} {said}" if result.note else said
+    return result
+
+
 def rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
+    """Rows or groups ranked (Rank), with the lookalike rounds it may miss."""
+    a: RankArgs = _validate(RankArgs, args)
+    return _covered(
+        memory, _rank(memory, a), a.optional_column_filters, a.target_column_expression
+    )
+
+
+def _rank(memory: AnalyticMemory, args: RankArgs | dict[str, Any]) -> RowsResult:
     """The highest (desc) or lowest (asc) rows by an expression (Rank)."""
     a: RankArgs = _validate(RankArgs, args)
     q = _Query(memory, a.table)
@@ -582,7 +610,24 @@ def _compute_groups(q: _Query, a: ComputeArgs) -> ComputeResult:
 def compute(
     memory: AnalyticMemory, args: ComputeArgs | dict[str, Any]
 ) -> ComputeResult:
-    """An exact aggregate over every matching row (Compute)."""
+    """An exact aggregate over every matching row (Compute).
+
+    The result names the rounds in its range that look like the table's
+    records but gave it no row (``unread_rounds``).
+    """
+    a: ComputeArgs = _validate(ComputeArgs, args)
+    return _covered(
+        memory,
+        _compute(memory, a),
+        a.optional_column_filters,
+        a.target_column_expression,
+    )
+
+
+def _compute(
+    memory: AnalyticMemory, args: ComputeArgs | dict[str, Any]
+) -> ComputeResult:
+    """An exact aggregate over every matching row."""
     a: ComputeArgs = _validate(ComputeArgs, args)
     q = _Query(memory, a.table)
     q.add_filters(a.optional_column_filters)

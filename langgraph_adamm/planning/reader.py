@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from langgraph_adamm.analytic.coverage import unread_note
 from langgraph_adamm.analytic.values import convert_units, convertible
 from langgraph_adamm.tools.names import (
     COMBINE,
@@ -385,6 +386,13 @@ def unresolved_parts(unresolved: list[str], steps: list[dict[str, Any]]) -> list
                 f"{unplaced} undated record{'s' if unplaced != 1 else ''} of "
                 f"{(s.get('result') or {}).get('table', 'a table')} that may fall "
                 "on either side of the dates asked about"
+            )
+        unread = (s.get("result") or {}).get("unread_rounds") or []
+        if unread:
+            # rounds written like the table's records that gave it no row: a
+            # total over the rows read is no total (analytic/coverage.py)
+            parts.append(
+                unread_note((s.get("result") or {}).get("table", "a table"), unread)
             )
     return list(dict.fromkeys(parts))
 

@@ -1,0 +1,216 @@
+"""Coverage: rounds that look like a table's records but gave it no row.
+
+A total over the receipts that were read is no total when half of them were
+not. A round *looks like* a table's kind when it writes most of the table's
+columns as labelled values ("Station: ... | Litres: 23.68 | Total: €40.92")
+and yet no row of the table came from it: a layout the reader split off into
+another table, or one it could not read. A Compute or Rank over the table
+counts those of them that fall in its time range and that no other filter of
+the step rules out (a named value the round does not hold, a numeric condition
+its labelled value fails) and names them; the query graph then states no
+figure unqualified.
+
+The rounds looked at are the user's latest :data:`COVERAGE_ROUNDS`, read once
+per table and generation.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from langgraph_adamm.analytic.predicates import round_time_condition
+from langgraph_adamm.analytic.tables import TableSchema
+from langgraph_adamm.analytic.values import parse_value
+
+if TYPE_CHECKING:
+    from langgraph_adamm.analytic.memory import AnalyticMemory
+
+COVERAGE_ROUNDS = 5000
+"""The latest rounds read for lookalikes (a bound on the cost)."""
+COVERAGE_SHARE = 0.6
+"""A lookalike writes at least this share of the table's columns as labels."""
+_AUXILIARY = frozenset({"source", "order", "time"})
+_LISTED = 10
+"""Round ids named in a result."""
+
+
+@dataclass(frozen=True)
+class Lookalike:
+    """A round that looks like a table's record, with the values it labels."""
+
+    round_id: str
+    time: datetime | None
+    text: str
+    """Lower-cased user text, caption and OCR."""
+    values: dict[str, str]
+    """Column name -> the text after its label."""
+
+
+def _label_re(name: str) -> re.Pattern[str]:
+    parts = [re.escape(w) for w in name.split("_") if w]
+    return re.compile(
+        r"(?<![a-z0-9])"
+        + r"[\s_-]*".join(parts)
+        + r"[a-z]*(?:\s+[a-z]+)?(?:\s*\([^)\n]{0,12}\))?\s*[:=]\s*"
+        r"(?P<v>[^|;\n,]{1,40})"
+    )
+
+
+def lookalikes(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
+    """The table's lookalike rounds (cached per table and generation)."""
+    cache = memory.coverage
+    key = (table.table_name, memory.generation)
+    if key not in cache:
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = _find(memory, table)
+    return cache[key]
+
+
+def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
+    columns = [c.name for c in table.columns if c.name not in _AUXILIARY]
+    if len(columns) < 2:
+        return []
+    need = max(2, math.ceil(COVERAGE_SHARE * len(columns)))
+    labels = {c: _label_re(c) for c in columns}
+    sources = {
+        str(r)
+        for (r,) in memory.db.fetchall(
+            f"SELECT DISTINCT source FROM {memory.qualified(table)}"
+        )
+    }
+    rows = memory.db.fetchall(
+        "SELECT r.round_id, r.time, r.user_text, i.caption, i.ocr FROM "
+        '(SELECT * FROM adamm_rounds WHERE user_id = ? ORDER BY "order" DESC '
+        "LIMIT ?) AS r LEFT JOIN adamm_images i ON i.user_id = r.user_id "
+        "AND i.round_id = r.round_id",
+        [memory.user_id, COVERAGE_ROUNDS],
+    )
+    texts: dict[str, tuple[Any, list[str]]] = {}
+    for round_id, time, user_text, caption, ocr in rows:
+        entry = texts.setdefault(str(round_id), (time, []))
+        entry[1].extend(t for t in (user_text, caption, ocr) if t)
+    found = []
+    for round_id, (time, parts) in texts.items():
+        if round_id in sources:
+            continue
+        text = "\n".join(parts).lower()
+        if ":" not in text and "=" not in text:
+            continue
+        values = {}
+        for col, regex in labels.items():
+            m = regex.search(text)
+            if m is not None:
+                values[col] = m.group("v").strip()
+        if len(values) >= need:
+            found.append(Lookalike(round_id, time, text, values))
+    return found
+
+
+def unread_rounds(
+    memory: AnalyticMemory,
+    table: TableSchema,
+    filters: list[Any],
+    target: str | None = None,
+) -> list[str]:
+    """Rounds a step over ``table`` with ``filters`` could have read, and did not.
+
+    Lookalike rounds that gave the table no row, and - for a step over the
+    column ``target`` - rounds whose row lacks that column while their text
+    labels a value for it ("Total paid: €51.00" where the column is ``total``).
+    """
+    out = [
+        look.round_id
+        for look in lookalikes(memory, table)
+        if all(_may_pass(table, f, look) for f in filters)
+    ]
+    if target and any(c.name == target for c in table.columns):
+        out += [
+            look.round_id
+            for look in _rows_without(memory, table, target)
+            if all(_may_pass(table, f, look) for f in filters)
+        ]
+    return list(dict.fromkeys(out))
+
+
+def _rows_without(
+    memory: AnalyticMemory, table: TableSchema, target: str
+) -> list[Lookalike]:
+    """Source rounds whose row has no ``target`` but whose text labels one."""
+    label = _label_re(target)
+    rows = memory.db.fetchall(
+        f"SELECT t.source, r.time, r.user_text FROM {memory.qualified(table)} t "
+        "JOIN adamm_rounds r ON r.user_id = ? AND r.round_id = t.source "
+        f'WHERE t."{target}" IS NULL LIMIT ?',
+        [memory.user_id, COVERAGE_ROUNDS],
+    )
+    out = []
+    for round_id, time, text in rows:
+        low = str(text or "").lower()
+        m = label.search(low)
+        if m is not None and parse_value(m.group("v")).number is not None:
+            out.append(Lookalike(str(round_id), time, low, {target: m.group("v")}))
+    return out
+
+
+def _may_pass(table: TableSchema, flt: Any, look: Lookalike) -> bool:
+    """Whether a lookalike may meet a filter (True where it cannot be told)."""
+    data = flt if isinstance(flt, dict) else flt.model_dump()
+    column, op, value = data.get("column"), data.get("op"), data.get("value")
+    try:
+        condition = round_time_condition(table, data)
+    except Exception:  # noqa: BLE001 - a filter the step itself reports
+        return True
+    if condition is not None:
+        if look.time is None:
+            return True
+        t = look.time if isinstance(look.time, datetime) else None
+        return t is None or condition.decide(t, t) is not False
+    if op in ("=", "in") and isinstance(value, (str, list)):
+        wanted = [value] if isinstance(value, str) else value
+        return any(str(v).lower() in look.text for v in wanted)
+    said = look.values.get(str(column))
+    if said is None or op not in ("<", "<=", ">", ">=", "between"):
+        return True
+    number = parse_value(said).number
+    if number is None or value is None:
+        return True
+    try:
+        if op == "between":
+            low, high = (float(v) for v in value)
+            return low <= number <= high
+        bound = float(value)
+    except (TypeError, ValueError):
+        return True
+    return {
+        "<": number < bound,
+        "<=": number <= bound,
+        ">": number > bound,
+        ">=": number >= bound,
+    }[op]
+
+
+def unread_note(table: str, rounds: list[str]) -> str:
+    """What a result says of the lookalike rounds in its range."""
+    listed = ", ".join(rounds[:_LISTED]) + (
+        f" and {len(rounds) - _LISTED} more" if len(rounds) > _LISTED else ""
+    )
+    n = len(rounds)
+    return (
+        f"{n} round{'s' if n != 1 else ''} in range look{'s' if n == 1 else ''} "
+        f"like records of {table} that it did not read in full ({listed}): the "
+        "figure may miss them"
+    )
+
+
+__all__ = [
+    "COVERAGE_ROUNDS",
+    "Lookalike",
+    "lookalikes",
+    "unread_note",
+    "unread_rounds",
+]

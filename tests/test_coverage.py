@@ -1,0 +1,117 @@
+"""Coverage: an answer over half-read records does not call itself the total.
+
+Fill-ups written in two layouts: "Station: ... / Litres: ... / Total: ..." and
+an app's "Ltrs ... | Total paid ...", whose total the reader does not put in the
+``total`` column. Expected values are computed here from the records written.
+"""
+
+from datetime import date, timedelta
+
+import pytest
+
+from langgraph_adamm import Memory
+from langgraph_adamm.analytic.coverage import unread_rounds
+from langgraph_adamm.history import history_from_dict
+
+START = date(2026, 4, 1)
+NOW = "2026-05-01T00:00:00"
+
+
+def fill(i):
+    day = START + timedelta(days=3 * i)
+    app = i % 3 == 2
+    if app:
+        text = (
+            f"Station: Circle K | Ltrs: {30 + i}.0 | Total paid: €{50 + i}.00 | "
+            f"Odometer: {80000 + 300 * i} km"
+        )
+    else:
+        text = (
+            f"Fill-up\nStation: Top Oil\nLitres: {30 + i}.0 L\nTotal: €{50 + i}.00\n"
+            f"Odometer: {80000 + 300 * i} km"
+        )
+    return day, text, app
+
+
+FILLS = [fill(i) for i in range(10)]
+CHAT = (
+    "What does the odometer total mean on the dashboard? And why is the total so high?"
+)
+
+
+def build_history():
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(day),
+            "rounds": [{"time": f"{day}T09:00:00", "user": text, "assistant": "ok"}],
+        }
+        for i, (day, text, _) in enumerate(FILLS)
+    ]
+    sessions.append(
+        {
+            "session_id": "C1",
+            "date": "2026-04-20",
+            "rounds": [{"time": "2026-04-20T20:00:00", "user": CHAT, "assistant": "."}],
+        }
+    )
+    return history_from_dict({"user_id": "u", "sessions": sessions})
+
+
+@pytest.fixture(scope="module")
+def mem():
+    m = Memory(":memory:", user_id="u")
+    m.ingest(build_history())
+    yield m
+    m.close()
+
+
+def app_rounds(until=None):
+    return [
+        f"S{i}:1"
+        for i, (day, _, app) in enumerate(FILLS)
+        if app and (until is None or day <= until)
+    ]
+
+
+def test_a_total_over_half_read_rows_is_not_stated(mem):
+    out = mem.ask("What did the fill-ups cost in total in April?", question_time=NOW)
+    assert out["value"] is None
+    said = " ".join(out["unresolved"])
+    for rid in app_rounds():
+        assert rid in said
+    # the figure without them is shown as such, never as the total
+    assert "Without" in out["answer"]
+
+
+def test_the_result_names_the_rounds_and_the_filters_narrow_them(mem):
+    table = mem.analytic.table(mem.tables[0].table_name)
+    assert set(unread_rounds(mem.analytic, table, [], "total")) == set(app_rounds())
+    early = [{"column": "time", "op": "<=", "value": "2026-04-10"}]
+    assert unread_rounds(mem.analytic, table, early, "total") == app_rounds(
+        date(2026, 4, 10)
+    )
+    # a value the round does not hold rules it out
+    top_oil = [{"column": "station", "op": "=", "value": "Top Oil"}]
+    assert unread_rounds(mem.analytic, table, top_oil, "total") == []
+    # a column every round reads leaves nothing unread
+    assert unread_rounds(mem.analytic, table, [], "odometer") == []
+
+
+def test_a_round_that_gave_no_row_is_found_and_chat_is_not():
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(build_history())
+        table = m.analytic.table(m.tables[0].table_name)
+        assert unread_rounds(m.analytic, table, []) == []
+        # a round the reader lost: its row gone, its text still a record
+        m.analytic.db.execute(
+            f"DELETE FROM {m.analytic.qualified(table)} WHERE source = 'S0:1'"
+        )
+        m.analytic.coverage.clear()
+        found = unread_rounds(m.analytic, table, [])
+        assert found == ["S0:1"]  # and not C1:1: labels in chat, no values
+        count = m.compute({"table": table.table_name, "operator": "count"})
+        assert count.unread_rounds == ["S0:1"]
+        assert "S0:1" in (count.note or "")
+        described = m.describe_tables()[0]
+        assert described["unread_rounds"] == ["S0:1"]

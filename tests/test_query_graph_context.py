@@ -99,12 +99,14 @@ def script() -> list[str]:
 def test_ainvoke_awaits_the_model_calls(sample_memory):
     question = {"question": "What was my average total sleep?"}
     sync_model = AsyncRecordingModel(messages=iter(script()), prompts=[])
-    sync = create_query_graph(sample_memory, model=sync_model).compile()
+    sync = create_query_graph(
+        sample_memory, model=sync_model, rules_first=False
+    ).compile()
     expected = sync.invoke(question)
     assert sync_model.async_calls == 0
 
     model = AsyncRecordingModel(messages=iter(script()), prompts=[])
-    graph = create_query_graph(sample_memory, model=model).compile()
+    graph = create_query_graph(sample_memory, model=model, rules_first=False).compile()
     out = asyncio.run(graph.ainvoke(question))
     # planner, instantiation and reader: each awaited, none run in a thread
     assert model.async_calls == 3
@@ -116,11 +118,15 @@ def test_ainvoke_awaits_up_front_instantiation(sample_memory):
     question = {"question": "What was my average total sleep?"}
     sync_model = AsyncRecordingModel(messages=iter(script()), prompts=[])
     expected = (
-        create_query_graph(sample_memory, model=sync_model, progressive=False)
+        create_query_graph(
+            sample_memory, model=sync_model, progressive=False, rules_first=False
+        )
         .compile()
         .invoke(question)
     )
     model = AsyncRecordingModel(messages=iter(script()), prompts=[])
-    graph = create_query_graph(sample_memory, model=model, progressive=False)
+    graph = create_query_graph(
+        sample_memory, model=model, progressive=False, rules_first=False
+    )
     out = asyncio.run(graph.compile().ainvoke(question))
     assert model.async_calls == 3 and out == expected

@@ -25,7 +25,9 @@ READER = j({"answer": "About 6.69 hours on average.", "evidence": ["S1:1", "Z9:9
 
 
 def run(memory, model, question="What was my average total sleep?", **options):
-    graph = create_query_graph(memory, model=model, **options).compile()
+    graph = create_query_graph(
+        memory, model=model, rules_first=False, **options
+    ).compile()
     return graph.invoke({"question": question, "question_time": "2026-03-30T21:00"})
 
 
@@ -148,3 +150,46 @@ def test_switched_off_memory_is_not_offered(sample_memory):
     out = run(sample_memory, model, analytic=False)
     assert "- compute:" not in model.prompts[0].split("Tools:")[1]
     assert "no available tool" in out["answer"]
+
+
+def test_a_question_the_rules_read_whole_never_reaches_the_model(sample_memory):
+    model = structured(["not json at all"] * 5)  # a model that only errs
+    graph = create_query_graph(sample_memory, model=model).compile()
+    out = graph.invoke(
+        {
+            "question": "What was my average total sleep?",
+            "question_time": "2026-03-30T21:00",
+        }
+    )
+    assert model.prompts == []  # never asked
+    assert out["planned_by"] == "rules"
+    offline = (
+        create_query_graph(sample_memory)
+        .compile()
+        .invoke(
+            {
+                "question": "What was my average total sleep?",
+                "question_time": "2026-03-30T21:00",
+            }
+        )
+    )
+    assert out["value"] == offline["value"] and out["value"] is not None
+    assert any("model was not asked" in n for n in out["notes"])
+
+
+def test_what_the_rules_cannot_read_goes_to_the_model_and_is_said(sample_memory):
+    question = "What was my average total sleep on the beach?"
+    rules = (
+        create_query_graph(sample_memory)
+        .compile()
+        .invoke({"question": question, "question_time": "2026-03-30T21:00"})
+    )
+    assert rules["value"] is None and rules["unresolved"]  # 'beach' unread
+    model = structured([plan(("average sleep", "compute")), j(AVG_SLEEP), READER])
+    graph = create_query_graph(sample_memory, model=model).compile()
+    out = graph.invoke({"question": question, "question_time": "2026-03-30T21:00"})
+    assert out["planned_by"] == "model" and len(model.prompts) == 3
+    assert out["value"] is not None
+    # the model's figure is said to be the model's reading, with what the
+    # rules could not use
+    assert "model's reading" in out["answer"] and "beach" in out["answer"]

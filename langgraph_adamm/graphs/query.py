@@ -59,6 +59,7 @@ def create_query_graph(
     progressive: bool = True,
     prompts: dict[str, str] | None = None,
     max_attempts: int = 3,
+    rules_first: bool = True,
 ) -> StateGraph[QueryState, AdaMMContext, QueryInput, QueryOutput]:
     """The query graph, uncompiled: ``.compile(checkpointer=..., store=...)``.
 
@@ -88,6 +89,11 @@ def create_query_graph(
         prompts: Overrides of ``planner``, ``instantiate``, ``repair``,
             ``reader`` (see ``langgraph_adamm.planning.prompts``).
         max_attempts: Model calls per structured output before giving up.
+        rules_first: With a model, a question the rules read whole (an
+            analytic plan, every word accounted for) is planned and read by the
+            rules and the model is not asked; the model plans what the rules
+            could not read, and the answer says what they could not use. False:
+            the model plans every question.
     """
     if isinstance(rerank, str) and rerank != FOREST:
         raise AdaMMError(f"unknown rerank {rerank!r}: use 'forest' or a callable")
@@ -112,6 +118,7 @@ def create_query_graph(
         progressive=progressive,
         prompts=texts,
         max_attempts=max_attempts,
+        rules_first=rules_first,
     )
     graph = StateGraph(
         QueryState,

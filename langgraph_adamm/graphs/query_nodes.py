@@ -65,6 +65,17 @@ FOREST = "forest"
 """``rerank="forest"``: the evidence forest (GraphMemix) over retrieval results."""
 
 
+def _read_whole(rules: dict[str, Any]) -> bool:
+    """Whether the rules' plan reads the whole question: analytic, nothing left."""
+    plan = rules.get("plan") or []
+    return bool(
+        plan
+        and not rules.get("failure")
+        and not rules.get("unresolved")
+        and any(p.get("tool") in ANALYTIC_TOOLS for p in plan)
+    )
+
+
 class QueryNodes:
     """The node functions, closed over the graph's options.
 
@@ -88,6 +99,7 @@ class QueryNodes:
         progressive: bool,
         prompts: dict[str, str],
         max_attempts: int,
+        rules_first: bool = True,
     ) -> None:
         self.memory = memory
         self.model: StructuredModel | None = model
@@ -98,6 +110,7 @@ class QueryNodes:
         self.progressive = progressive
         self.prompts = prompts
         self.max_attempts = max_attempts
+        self.rules_first = rules_first
         self._embeds: dict[int, CachedEmbed] = {}
         self._forests: OrderedDict[int, tuple[Any, ForestReranker]] = OrderedDict()
         self._forests_lock = threading.Lock()
@@ -223,6 +236,8 @@ class QueryNodes:
             "output_unit": None,
             "unresolved": [],
             "subjects": [],
+            "planned_by": "rules" if self.model is None else "model",
+            "rules_left": [],
         }
         if not isinstance(question, str) or not question.strip():
             return out | {"failure": "The question is empty; ask something."}
@@ -275,8 +290,20 @@ class QueryNodes:
     ) -> NodeWork:
         """The abstract plan: at most ``max_steps`` (goal, tool) steps."""
         mem = self._mem(state, runtime, config)
-        if self.model is None:  # the rule planner computes embeddings: blocking
-            return (yield Work(lambda: self._rule_plan(state, mem)))
+        # the rule planner computes embeddings: blocking work
+        rules = yield Work(lambda: self._rule_plan(state, mem))
+        if self.model is None:
+            return rules
+        if self.rules_first and _read_whole(rules):
+            # the rules read every word: a model's plan could only be worse
+            return rules | {
+                "planned_by": "rules",
+                "notes": [
+                    "the rules read the whole question; the model was not asked to "
+                    "plan",
+                    *rules.get("notes", []),
+                ],
+            }
         record = yield model_work(
             self._chat(),
             "planner",
@@ -284,7 +311,15 @@ class QueryNodes:
             self._planner_prompt(state, mem),
             attempts=self.max_attempts,
         )
-        return planned(record, self._allowed_in(mem), mem.config.max_steps)
+        left = rules.get("unresolved") or []
+        if left:
+            said = [f"the rules could not use: {'; '.join(left)}; the model planned"]
+        elif not _read_whole(rules):
+            said = ["no table answered the rules' reading; the model planned"]
+        else:
+            said = []
+        out = planned(record, self._allowed_in(mem), mem.config.max_steps)
+        return out | {"notes": said + out.get("notes", []), "rules_left": left}
 
     def _planner_prompt(self, state: QueryState, mem: QueryMemory) -> TemplatePrompt:
         return planner_prompt(
@@ -364,7 +399,7 @@ class QueryNodes:
         runs, one after another in plan order.
         """
         mem = self._mem(state, runtime, config)
-        if self.model is None:
+        if self.model is None or state.get("planned_by") == "rules":
             return self._offline_call(state)
         plan, steps = state["plan"], state.get("steps") or []
         drafts = list(state.get("drafts") or [])
@@ -516,6 +551,8 @@ class QueryNodes:
         reading = template_reading(state)
         if self.model is None or state.get("failure"):
             return reading
+        if state.get("planned_by") == "rules":
+            return reading  # the rules' exact figure, said as the rules say it
         record = yield model_work(
             self.model,
             "reader",
@@ -523,4 +560,12 @@ class QueryNodes:
             reader_prompt(self.prompts["reader"], state, reading),
             attempts=self.max_attempts,
         )
-        return read_answer(state, reading, record)
+        out = read_answer(state, reading, record)
+        left = state.get("rules_left") or []
+        if left and out.get("value") is not None:
+            # the rules and the model read the question differently: said so
+            out["answer"] = (
+                f"{out['answer']} (This is the model's reading: the rules could "
+                f"not use {'; '.join(left)}.)"
+            )
+        return out

@@ -72,6 +72,10 @@ class QueryOutput(TypedDict, total=False):
     subjects: list[str]
     """Names in the question read as whom the records are about ("Biscuit" in a
     memory of a dog's walks); the answer says so."""
+    planned_by: str
+    """"rules" or "model": with a model configured, a question the rules read
+    whole (every word accounted for) is planned by the rules and the model is
+    not asked."""
 
 
 class QueryState(QueryInput, QueryOutput, total=False):
@@ -90,3 +94,5 @@ class QueryState(QueryInput, QueryOutput, total=False):
     repairs: int
     budget_left: int
     failure: str | None
+    rules_left: list[str]
+    """What the rules could not use, where the model planned instead."""

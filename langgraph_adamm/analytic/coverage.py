@@ -166,8 +166,6 @@ def _may_pass(table: TableSchema, flt: Any, look: Lookalike) -> bool:
     except Exception:  # noqa: BLE001 - a filter the step itself reports
         return True
     if condition is not None:
-        if look.time is None:
-            return True
         t = look.time if isinstance(look.time, datetime) else None
         return t is None or condition.decide(t, t) is not False
     if op in ("=", "in") and isinstance(value, (str, list)):

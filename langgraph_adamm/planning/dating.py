@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from langgraph_adamm.history import parse_time as read_time
 from langgraph_adamm.planning.dates import NUMBER_WORDS
 
 _WEEKDAYS = (
@@ -180,11 +181,15 @@ def dating(text: str, when: datetime | None) -> Dating | None:
 
 
 def parse_time(value: object) -> datetime | None:
-    """A unit's time as a datetime (units carry ISO strings)."""
+    """A unit's time as a datetime (units carry ISO strings); None if none.
+
+    The history's own reading of times (:func:`langgraph_adamm.history.parse_time`),
+    with no time for what it cannot read.
+    """
     if isinstance(value, datetime):
         return value
     try:
-        return datetime.fromisoformat(str(value))
+        return read_time(str(value))
     except ValueError:
         return None
 

@@ -203,11 +203,16 @@ def telling_words(
     return [forms for _, forms in entries]
 
 
+def _user_said(content: Any) -> str:
+    """The user's words of a unit's content (before its "Assistant:" line)."""
+    return str(content or "").split("\nAssistant:", 1)[0]
+
+
 def holds_words(told: list[tuple[str, ...]], content: Any) -> bool:
     """Whether a round holds more than half of an event phrase's telling words."""
     if not told:
         return False
-    held = {root(w) for w in words(str(content or "").split("\nAssistant:", 1)[0])}
+    held = {root(w) for w in words(_user_said(content))}
     # more than half: "the car was broken into" is not "reversed into the car"
     return 2 * sum(1 for forms in told if held & set(forms)) > len(told)
 
@@ -225,9 +230,7 @@ def _dated(
     nothing, and the step says why (``anchor_unsure``).
     """
     when = parse_time(unit.get("time"))
-    said = str(unit.get("content") or "")
-    said = said.split("\nAssistant:", 1)[0]  # the user's words date it
-    found = dating(said, when)
+    found = dating(_user_said(unit.get("content")), when)  # the user's words
     if found is None or when is None:
         return dict(unit)
     inside: list[dict[str, Any]] = [

@@ -162,6 +162,22 @@ class Ingestion:
             report.add(self.analytic.apply_batch(results))
             report.tables = len(self.analytic.tables)
 
+    def realign_kinds(self, report: IngestReport) -> None:
+        """Stage 3b: one name per attribute of a kind, rounds read again with it.
+
+        Runs once after a run's batches, when the run extracted any round
+        (see :mod:`langgraph_adamm.analytic.realign`).
+        """
+        if not report.rounds_processed or not self.config.realign_kinds:
+            return
+        from langgraph_adamm.analytic.realign import realign
+
+        with self.writer.writing():
+            outcome = realign(self.analytic)
+        report.labels_joined.update(outcome.renamed)
+        report.rounds_reread += outcome.rounds
+        report.tables = len(self.analytic.tables)
+
     def index_pending(
         self, report: IngestReport, progress: ProgressCallback | None = None
     ) -> None:
@@ -223,6 +239,7 @@ class Ingestion:
             tick = progress_counter(progress, sum(len(b) for b in batches))
             for batch in batches:
                 self.apply_extracted(self.extract_batch(batch, tick), report)
+            self.realign_kinds(report)
             self.index_pending(report, index_progress)
             report.tables = len(self.analytic.tables)
             return report
@@ -249,6 +266,7 @@ class Ingestion:
             for batch in batches:
                 results = await self.aextract_batch(batch, concurrency, tick)
                 await asyncio.to_thread(self.apply_extracted, results, report)
+            await asyncio.to_thread(self.realign_kinds, report)
             await asyncio.to_thread(self.index_pending, report, index_progress)
             report.tables = len(self.analytic.tables)
             return report

@@ -33,6 +33,10 @@ class IngestReport:
     failures: list[tuple[str, str]] = field(default_factory=list)
     problems: list[HistoryProblem] = field(default_factory=list)
     tables: int = 0
+    labels_joined: dict[str, str] = field(default_factory=dict)
+    """Attribute name -> the name of its kind's attribute (realignment)."""
+    rounds_reread: int = 0
+    """Rounds applied again after realignment (joined names, guided reading)."""
 
     def add(self, outcome: BatchOutcome) -> None:
         """Fold one batch's outcome into the report."""
@@ -62,6 +66,8 @@ class IngestReport:
             f"schemas: {len(self.schemas_discovered)} discovered, "
             f"{len(self.schemas_evolved)} evolved, {len(self.schemas_merged)} merged, "
             f"{self.tables} tables in memory",
+            f"kinds: {len(self.labels_joined)} labels joined, "
+            f"{self.rounds_reread} rounds read again",
             f"retrieval: {self.rounds_indexed} rounds indexed, "
             f"{len(self.image_problems)} unreadable images",
             f"failures: {len(self.failures)}",

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from langgraph_adamm import Memory
+from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.analytic.coverage import unread_rounds
 from langgraph_adamm.history import history_from_dict
 
@@ -60,10 +60,29 @@ def build_history():
 
 @pytest.fixture(scope="module")
 def mem():
-    m = Memory(":memory:", user_id="u")
+    # Read round by round: realignment would read the app's layout with the
+    # fill-ups' kind as the guide (see test_realignment_reads_the_app_layout).
+    m = Memory(":memory:", user_id="u", config=AdaMMConfig(realign_kinds=False))
     m.ingest(build_history())
     yield m
     m.close()
+
+
+def test_realignment_reads_the_app_layout():
+    with Memory(":memory:", user_id="u") as m:
+        report = m.ingest(build_history())
+        assert report.rounds_reread == len(app_rounds())
+        table = m.analytic.table(m.tables[0].table_name)
+        total = m.compute(
+            {
+                "table": table.table_name,
+                "operator": "sum",
+                "target_column_expression": "total",
+            }
+        )
+        assert total.value == pytest.approx(sum(50 + i for i in range(len(FILLS))))
+        assert total.row_count == len(FILLS)
+        assert unread_rounds(m.analytic, table, [], "total") == []
 
 
 def app_rounds(until=None):

@@ -196,6 +196,7 @@ class _ConstructionNodes:
             batches = [mem.extract_batch(b) for b in mem.pending_batches()]
         for results in batches:
             mem.apply_extracted(results, report)
+        mem.realign_kinds(report)
         return {"report": _report_dict(report)}
 
     def index(

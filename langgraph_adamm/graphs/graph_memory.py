@@ -118,6 +118,10 @@ class ConstructionMemory(Protocol):
         """Stage 3: mining, induction and materialization of one batch."""
         ...
 
+    def realign_kinds(self, report: Any) -> None:
+        """One name per attribute of a kind; rounds read again with it."""
+        ...
+
     def index_pending(self, report: Any) -> None:
         """Stage 4: events, episodes and topics of the retrieval memory."""
         ...
@@ -228,6 +232,10 @@ class ConstructionView:
     def apply_extracted(self, results: list[Extracted], report: IngestReport) -> None:
         """Stage 3: mining, induction and materialization, one transaction a batch."""
         self._ingestion.apply_extracted(results, report)
+
+    def realign_kinds(self, report: IngestReport) -> None:
+        """Stage 3b: one name per attribute of a kind; rounds read again with it."""
+        self._ingestion.realign_kinds(report)
 
     def index_pending(
         self, report: IngestReport, progress: ProgressCallback | None = None

@@ -64,6 +64,10 @@ MEMORY_SUBJECT_SHARE = 0.08
 ``MEMORY_SUBJECT_ROUNDS``) is whom the memory is about, though the records of
 one table may not say it (a parent's glucose readings do not say "Dad")."""
 MEMORY_SUBJECT_ROUNDS = 5
+KIND_WORD_ROUNDS = 2
+KIND_WORD_LIFT = 3.0
+"""A word that many fewer of the user's rounds hold than of a table's names its
+kind (see ``Accounting._names_the_kind``)."""
 SYNONYM_FLOOR = 0.5
 """Word-vector cosine at which a question word names a table or a word of its
 rounds."""
@@ -331,7 +335,9 @@ class WordAccount:
                 continue
             if s in unused:
                 continue  # in the plural it names the records ("ingredients")
-            if any(v.share(word) >= SUBJECT_SHARE for v in vocab):
+            if any(v.share(word) >= SUBJECT_SHARE for v in vocab) or (
+                self._names_the_kind(word, vocab)
+            ):
                 about.add(root(word))
                 continue
             left.append(word)
@@ -349,6 +355,25 @@ class WordAccount:
         reported += _comparison_asked(q, drafts)
         reported += _dimension_asked(rest, drafts, cards)
         return Accounting(tuple(subjects), tuple(reported))
+
+    def _names_the_kind(self, word: str, vocab: list[RecordWords]) -> bool:
+        """Whether the table's rounds hold a word far more than the memory does.
+
+        People name a kind of record in a lead-in more than in the record
+        ("Shift done.", "For the volunteer log:"): a word at least
+        ``KIND_WORD_ROUNDS`` of the table's rounds hold, and whose share there is
+        ``KIND_WORD_LIFT`` times its share of all the user's rounds, names the
+        records. A value logged once ("oat milk") is no such word.
+        """
+        memory = self._words(None)
+        if memory is None or not memory.rounds:
+            return False
+        overall = memory.counts.get(root(word), 0) / memory.rounds
+        return any(
+            v.counts.get(root(word), 0) >= KIND_WORD_ROUNDS
+            and v.share(word) >= KIND_WORD_LIFT * overall
+            for v in vocab
+        )
 
     def _memory_subject(self, parts: list[str], context: PlanningContext) -> bool:
         """Whether a name is one the whole memory talks about, and no value."""

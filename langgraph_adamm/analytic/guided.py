@@ -1,0 +1,505 @@
+"""Guided reading: a round read with a known kind's columns as the guide.
+
+Once a memory holds a few records of a kind, it knows the kind: its columns,
+the labels they were written with, their units and value ranges, the values a
+text column takes ("white", "black"; "win", "loss", "draw") and their shapes
+("15+10"). A round in a layout the rule extractor could not label::
+
+    vs Fergal Tighe | white | won | rating 1526 | 10+5 | 23 min
+    Game #421 · vs Fiachra Nolan · White · Win · Elo 1544 (+6) · 25+5 · 51 min
+    Kölsch brewed on Bertha today, 19 litres into the fermenter, OG 1.045
+
+is read field by field against the kind. Each piece of a line is a candidate
+for a column, scored by what ties it there:
+
+====================================  =====
+a label of the column before or after  4
+a value the column already holds       3
+the column's value shape ("15+10")     2.5
+a number in the column's unit          2.5
+a date, for a date column              2.5
+a name, for a column of names          1.5
+a bare number in the column's range    1.2
+====================================  =====
+
+Candidates are taken best first, one per column and none overlapping. Lines
+make one record until a line fills a column the record already has (the next
+game of a list, the second "Round" block). A record counts when it fills at
+least :data:`GUIDED_SHARE` of the columns the kind's records usually fill (and
+two), one of them by a label or a known value, or two by their units
+("Claim | 44 km | €13.20").
+
+Verb forms of result words ("won" for "win", "drew" for "draw") are the one
+word list here (:data:`WORD_FORMS`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from langgraph_adamm.analytic.extraction.base import Observation, Provenance
+from langgraph_adamm.analytic.units import (
+    convert_units,
+    convertible,
+    dimension,
+    spelled_unit,
+)
+from langgraph_adamm.analytic.values import (
+    ParsedValue,
+    normalize_attribute,
+    parse_value,
+)
+
+GUIDED_SHARE = 0.6
+"""A guided record fills at least this share of its kind's columns."""
+RANGE_MARGIN = 0.25
+"""A number fits a column within its range widened by this share of it."""
+WORD_FORMS: dict[str, tuple[str, ...]] = {
+    "win": ("won", "wins", "winning", "beat"),
+    "loss": ("lost", "lose", "loses", "losing"),
+    "draw": ("drew", "drawn", "draws"),
+    "tie": ("tied", "ties"),
+}
+"""Other forms of result words, as people write them beside the noun."""
+_LABEL, _KNOWN, _SHAPE, _UNIT, _DATE, _NAME, _BARE = 4.0, 3.0, 2.5, 2.5, 2.5, 1.5, 1.2
+_ANCHORS = (_LABEL, _KNOWN)
+_NUMBER_RE = re.compile(
+    r"(?<![\w#.+/:-])(?P<cur>[€$£]\s?)?(?P<num>\d+(?:[.,]\d+)?)"
+    r"(?:(?P<hm>\s?h\s?\d{1,2}\s?(?:m|min)?)\b|\s?(?P<word>[A-Za-zµ€%]{1,12}\.?))?"
+    r"(?![\d:+])"
+)
+_NAME_RE = re.compile(r"\b[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*")
+_FIELD_SEP_RE = re.compile(r"\s*(?:[|·•;,]|\s/\s|\s[-–—]\s|\.\s)\s*")
+_MARKER_RE = re.compile(r"\s*(?:\d{1,2}[).]|[-*•])\s")
+_DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+@dataclass
+class ColumnGuide:
+    """What the memory knows of one column of a kind."""
+
+    name: str
+    sql_type: str
+    unit: str | None = None
+    labels: set[str] = field(default_factory=set)
+    """Labels it was written with, lower-case, words joined by one space."""
+    values: Counter[str] = field(default_factory=Counter)
+    """Text values, lower-case, with how often."""
+    shape: re.Pattern[str] | None = None
+    names: tuple[int, int] | None = None
+    """For a column of names: the fewest and most words a name has."""
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the column holds numbers."""
+        return self.sql_type in ("DOUBLE", "BIGINT")
+
+
+@dataclass
+class KindGuide:
+    """A kind of record as a table (or tables that share records) knows it."""
+
+    table: str
+    columns: dict[str, ColumnGuide]
+    typical: int = 0
+    """How many of its columns its records usually fill (0: all)."""
+    common: frozenset[str] = frozenset()
+    """Words the memory's users write in lower case: a capitalised one starts
+    a sentence ("Bottled the ..."), it is no name."""
+    known: frozenset[str] = frozenset()
+    """Text values any table of the memory holds, lower-case."""
+
+    @property
+    def need(self) -> int:
+        """Columns a guided record fills at least."""
+        return max(2, math.ceil(GUIDED_SHARE * (self.typical or len(self.columns))))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A piece of a line read as a column's value."""
+
+    column: str
+    start: int
+    end: int
+    raw: str
+    score: float
+
+
+def name_unit(name: str) -> str | None:
+    """The unit an attribute's name is or holds ("hours", "kg_sorted")."""
+    for word in (name.split("_")[-1], name.split("_")[0]):
+        unit = spelled_unit(word)
+        if unit is not None:
+            return unit
+    return None
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"[A-Za-z]+", "a", re.sub(r"\d+", "9", text))
+
+
+def _label_key(raw: str) -> str:
+    return " ".join(normalize_attribute(raw)[0].split("_"))
+
+
+def build_guide(
+    table: str,
+    columns: Mapping[str, tuple[str, str | None]],
+    records: Iterable[Mapping[str, Observation]],
+) -> KindGuide | None:
+    """The kind's guide from its records (column -> (SQL type, unit))."""
+    guides = {
+        name: ColumnGuide(
+            name, sql_type, unit or name_unit(name), {" ".join(name.split("_"))}
+        )
+        for name, (sql_type, unit) in columns.items()
+    }
+    texts: dict[str, list[str]] = {name: [] for name in guides}
+    for record in records:
+        for name, obs in record.items():
+            guide = guides.get(name)
+            if guide is None:
+                continue
+            guide.labels.add(_label_key(obs.raw_attribute))
+            value = obs.value
+            if guide.numeric and value.number is not None:
+                number = float(value.number)
+                if value.unit and guide.unit and value.unit != guide.unit:
+                    if not convertible(value.unit, guide.unit):
+                        continue
+                    number = convert_units(number, value.unit, guide.unit)
+                guide.low = number if guide.low is None else min(guide.low, number)
+                guide.high = number if guide.high is None else max(guide.high, number)
+            elif guide.sql_type == "VARCHAR" and value.text:
+                texts[name].append(value.text.strip())
+    for name, guide in guides.items():
+        values = texts[name]
+        guide.labels.discard("")
+        if not values:
+            continue
+        guide.values.update(v.lower() for v in values if len(v) >= 2)
+        shapes = Counter(_shape(v) for v in values)
+        top, count = shapes.most_common(1)[0]
+        if (
+            count >= 0.8 * len(values)
+            and re.search(r"9", top)
+            and re.search(r"[^9a ]", top)
+        ):
+            guide.shape = re.compile(
+                r"(?<![\w+])"
+                + "".join(
+                    r"\d+"
+                    if ch == "9"
+                    else r"[A-Za-z]+"
+                    if ch == "a"
+                    else re.escape(ch)
+                    for ch in re.sub(r"9+", "9", top)
+                )
+                + r"(?![\w+])"
+            )
+        words = [len(v.split()) for v in values]
+        capital = sum(1 for v in values if v[:1].isupper())
+        if capital >= 0.8 * len(values) and len(set(v.lower() for v in values)) >= 3:
+            guide.names = (min(words), max(words))
+    if len(guides) < 2:
+        return None
+    return KindGuide(table, guides)
+
+
+def _known_patterns(guide: ColumnGuide) -> list[tuple[re.Pattern[str], str]]:
+    out = []
+    for value in guide.values:
+        forms = (value, *WORD_FORMS.get(value, ()))
+        for form in forms:
+            out.append(
+                (re.compile(r"(?<![\w])" + re.escape(form) + r"(?![\w])", re.I), value)
+            )
+    return out
+
+
+def _label_patterns(guide: ColumnGuide) -> list[re.Pattern[str]]:
+    out = []
+    for label in sorted(guide.labels, key=len, reverse=True):
+        words = [re.escape(w) for w in label.split()]
+        if not words or len(label) < 2:
+            continue
+        out.append(
+            re.compile(r"(?<![\w])" + r"[\s_-]*".join(words) + r"s?(?![\w])", re.I)
+        )
+    return out
+
+
+def _fits(guide: ColumnGuide, value: ParsedValue) -> bool:
+    if guide.numeric:
+        if value.number is None:
+            return False
+        if value.unit and guide.unit:
+            return convertible(value.unit, guide.unit)
+        return not value.unit or guide.unit is None and dimension(value.unit) is None
+    if guide.sql_type == "TIMESTAMP":
+        return value.timestamp is not None
+    return bool(value.text.strip())
+
+
+def _in_range(guide: ColumnGuide, number: float) -> bool:
+    if guide.low is None or guide.high is None:
+        return False
+    margin = RANGE_MARGIN * (guide.high - guide.low) or 0.1 * abs(guide.high)
+    return guide.low - margin <= number <= guide.high + margin
+
+
+def _in_scale(guide: ColumnGuide, number: float) -> bool:
+    """For a number in the column's unit: within a factor of 3 of its range."""
+    if guide.low is None or guide.high is None:
+        return True
+    if guide.low <= 0:
+        return number <= 3 * max(guide.high, 1e-9)
+    return guide.low / 3 <= number <= 3 * guide.high
+
+
+def line_candidates(kind: KindGuide, line: str) -> list[Candidate]:
+    """Every piece of ``line`` that could be one of the kind's values."""
+    if line.count(",") >= 2:  # commas separate fields here, not decimals
+        line = line.replace(",", "|")
+    marker = _MARKER_RE.match(line)
+    if marker:  # "1) Distance 8.33": the list's number is no value
+        line = " " * marker.end() + line[marker.end() :]
+    out: list[Candidate] = []
+    fields = [(m.start(), m.end()) for m in _field_spans(line)]
+    for name, guide in kind.columns.items():
+        for pattern in _label_patterns(guide):
+            for m in pattern.finditer(line):
+                after = _value_after(line, m.end(), guide)
+                if after is not None:
+                    out.append(
+                        Candidate(
+                            name, after[0], after[1], line[after[0] : after[1]], _LABEL
+                        )
+                    )
+                before = _number_before(line, m.start(), guide)
+                if before is not None:
+                    out.append(
+                        Candidate(
+                            name,
+                            before[0],
+                            before[1],
+                            line[before[0] : before[1]],
+                            _LABEL,
+                        )
+                    )
+        if guide.sql_type == "VARCHAR":
+            for pattern, value in _known_patterns(guide):
+                for m in pattern.finditer(line):
+                    said = m.group(0)
+                    raw = said if said.lower() == value else value
+                    out.append(Candidate(name, m.start(), m.end(), raw, _KNOWN))
+            if guide.shape is not None:
+                for m in guide.shape.finditer(line):
+                    out.append(Candidate(name, m.start(), m.end(), m.group(0), _SHAPE))
+            if guide.names is not None:
+                out.extend(_name_candidates(kind, name, guide, line, fields))
+        elif guide.sql_type == "TIMESTAMP":
+            for m in _DATE_RE.finditer(line):
+                out.append(Candidate(name, m.start(), m.end(), m.group(0), _DATE))
+        elif guide.numeric:
+            for m in _NUMBER_RE.finditer(line):
+                out.extend(_number_candidates(name, guide, m))
+    return out
+
+
+def _field_spans(line: str) -> Iterable[re.Match[str]]:
+    return re.finditer(r"[^|·•;,]+", line)
+
+
+def _value_after(line: str, at: int, guide: ColumnGuide) -> tuple[int, int] | None:
+    m = re.match(r"(?:\s*\([^)]{0,12}\))?\s*(?:[:=]|\bof\b|\bis\b)?\s*", line[at:])
+    start = at + (m.end() if m else 0)
+    if not guide.numeric and not re.search(r"[:=]", line[at:start]):
+        return None  # a text value follows its label after a colon
+    if guide.numeric:
+        n = _NUMBER_RE.match(line, start)
+        if n is None:
+            return None
+        value = parse_value(n.group(0))
+        return (n.start(), n.end()) if _fits(guide, value) else None
+    rest = _FIELD_SEP_RE.split(line[start:], maxsplit=1)[0].strip()
+    if not rest or len(rest) > 60:
+        return None
+    value = parse_value(rest)
+    if not _fits(guide, value):
+        return None
+    return start, start + len(rest)
+
+
+def _number_before(line: str, at: int, guide: ColumnGuide) -> tuple[int, int] | None:
+    if not guide.numeric:
+        return None
+    m = re.search(r"(\d+(?:[.,]\d+)?)\s*$", line[:at])
+    if m is None or at - m.end() > 2:
+        return None
+    return m.start(1), m.end(1)
+
+
+def _number_candidates(
+    name: str, guide: ColumnGuide, m: re.Match[str]
+) -> list[Candidate]:
+    raw = m.group(0).strip()
+    value = parse_value(raw)
+    if value.number is None or value.kind == "timestamp":
+        return []
+    number = float(value.number)
+    if value.unit:
+        if (
+            guide.unit
+            and convertible(value.unit, guide.unit)
+            and dimension(value.unit) == dimension(guide.unit)
+        ):
+            number = convert_units(number, value.unit, guide.unit)
+            if guide.low is None or _in_scale(guide, number):
+                return [Candidate(name, m.start(), m.end(), raw, _UNIT)]
+        return []
+    bare = m.group("num")
+    if _in_range(guide, number):
+        return [Candidate(name, m.start("num"), m.end("num"), bare, _BARE)]
+    return []
+
+
+def _name_candidates(
+    kind: KindGuide,
+    name: str,
+    guide: ColumnGuide,
+    line: str,
+    fields: Sequence[tuple[int, int]],
+) -> list[Candidate]:
+    assert guide.names is not None
+    low, high = guide.names
+    labels = {label for g in kind.columns.values() for label in g.labels}
+    out = []
+    for m in _NAME_RE.finditer(line):
+        words = m.group(0).split()
+        for skip in range(len(words)):
+            run = words[skip:]
+            if not low <= len(run) <= high or run[0].lower() in kind.common:
+                continue
+            if " ".join(run).lower() in labels:
+                continue
+            if all(w.lower() in kind.common for w in run):
+                continue
+            start = m.start() + m.group(0).index(run[0])
+            end = m.end()
+            whole = any(
+                line[a:b].strip() == line[start:end].strip()
+                or line[a:b]
+                .strip()
+                .lower()
+                .startswith(("vs ", "v ", "against ", "with "))
+                and line[a:b].strip().endswith(line[start:end])
+                for a, b in fields
+            )
+            known = " ".join(run).lower() in kind.known
+            score = _NAME + (0.5 if whole else 0) + (0.3 if known else 0) - 0.1 * skip
+            out.append(Candidate(name, start, end, line[start:end], score))
+    return out
+
+
+def _choose(cands: Sequence[Candidate]) -> dict[str, Candidate]:
+    chosen: dict[str, Candidate] = {}
+    taken: list[tuple[int, int]] = []
+    for cand in sorted(cands, key=lambda c: (-c.score, c.start)):
+        if cand.column in chosen:
+            continue
+        if any(cand.start < b and a < cand.end for a, b in taken):
+            continue
+        chosen[cand.column] = cand
+        taken.append((cand.start, cand.end))
+    return chosen
+
+
+OPENER_LINES = 3
+"""A word that opens this many lines is a heading ("Bottling | Pale Ale |")."""
+
+
+def common_words(texts: Iterable[str]) -> frozenset[str]:
+    """Words these texts write in lower case, or that open many of their lines."""
+    words: set[str] = set()
+    openers: Counter[str] = Counter()
+    for text in texts:
+        words.update(re.findall(r"\b[a-zà-ÿ][\w'’-]*", text))
+        for line in text.split("\n"):
+            first = re.match(r"\s*([A-Za-zÀ-ÿ][\w'’-]*)", line)
+            if first:
+                openers[first.group(1).lower()] += 1
+    words.update(w for w, n in openers.items() if n >= OPENER_LINES)
+    return frozenset(words)
+
+
+def guided_records(
+    kind: KindGuide, text: str, round_id: str
+) -> list[list[Observation]]:
+    """The kind's records in a round's user text, read with the kind as guide."""
+    records: list[dict[str, tuple[Candidate, int]]] = []
+    current: dict[str, tuple[Candidate, int]] = {}
+
+    def close() -> None:
+        nonlocal current
+        if _counts(kind, current):
+            records.append(current)
+        current = {}
+
+    offset = 0
+    for line in text.split("\n"):
+        chosen = _choose(line_candidates(kind, line))
+        # A weak reading of a column the record has for sure is no new value.
+        chosen = {
+            c: cand
+            for c, cand in chosen.items()
+            if c not in current
+            or cand.score >= _UNIT
+            or current[c][0].score not in _ANCHORS
+        }
+        if not chosen:
+            if not line.strip() and _counts(kind, current):
+                close()
+        elif any(current[c][0].score in _ANCHORS for c in set(chosen) & set(current)):
+            close()  # a column the record has for sure again: the next record
+            current = {c: (cand, offset) for c, cand in chosen.items()}
+        else:
+            current.update({c: (cand, offset) for c, cand in chosen.items()})
+        offset += len(line) + 1
+    close()
+    out = []
+    for i, record in enumerate(records):
+        index = 0 if len(records) == 1 else i + 1
+        obs = []
+        for column, (cand, at) in record.items():
+            guide = kind.columns[column]
+            label = next(iter(sorted(guide.labels, key=len)), column)
+            value = parse_value(cand.raw)
+            if guide.numeric and value.unit is None and guide.unit is not None:
+                value = parse_value(f"{cand.raw} {guide.unit}")
+            span = (at + cand.start, at + cand.end)
+            obs.append(
+                Observation(
+                    column,
+                    label if cand.score != _LABEL else column.replace("_", " "),
+                    value,
+                    Provenance(round_id, "user", None, span, index),
+                )
+            )
+        out.append(obs)
+    return out
+
+
+def _counts(kind: KindGuide, record: Mapping[str, tuple[Candidate, int]]) -> bool:
+    """Enough columns, one tied by a label or a known value (or two by units)."""
+    if len(record) < kind.need:
+        return False
+    scores = [cand.score for cand, _ in record.values()]
+    return any(s in _ANCHORS for s in scores) or sum(s >= _UNIT for s in scores) >= 2

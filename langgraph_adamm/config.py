@@ -106,9 +106,11 @@ class AdaMMConfig:
     own (``mining.variant_of``); False keeps plain discovery, which can split
     one record kind into two tables."""
     realign_kinds: bool = True
-    """After each ingestion, give the attribute names of one kind one name and
-    read rounds again with a known kind as the guide (``analytic.realign``);
-    False keeps what extraction read, round by round."""
+    """After ingestion, give the attribute names of one kind one name and read
+    rounds again with a known kind as the guide (``analytic.realign``; a
+    process's first ingestion, then each time the rounds since the last reach
+    ``ingestion.REALIGN_GROWTH`` of the memory's); False keeps what extraction
+    read, round by round."""
     type_inference_fraction: float = 0.9
     """A column gets a typed SQL type when at least this fraction of its observed
     values parse as that type; the rest become NULL in the table (the raw values

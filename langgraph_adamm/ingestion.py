@@ -27,6 +27,9 @@ from langgraph_adamm.storage.database import MemoryDatabase
 from langgraph_adamm.storage.text_vectors import keep_vectors, stored_vectors
 from langgraph_adamm.storage.writers import UserWriter
 
+REALIGN_GROWTH = 0.2
+"""Realign once the rounds extracted since the last time are this share of all."""
+
 Extracted = tuple[int, Round, list[Observation] | Exception]
 """A round's extraction result: its order, the round, observations or the error."""
 
@@ -61,6 +64,8 @@ class Ingestion:
         self.analytic = analytic
         self._retrieval = retrieval
         self.writer = writer
+        self._unaligned: int | None = None
+        """Rounds extracted since this process last realigned (None: never)."""
 
     @property
     def retrieval(self) -> RetrievalMemory | None:
@@ -165,15 +170,28 @@ class Ingestion:
     def realign_kinds(self, report: IngestReport) -> None:
         """Stage 3b: one name per attribute of a kind, rounds read again with it.
 
-        Runs once after a run's batches, when the run extracted any round
-        (see :mod:`langgraph_adamm.analytic.realign`).
+        Runs after a run's batches (see :mod:`langgraph_adamm.analytic.realign`):
+        on a process's first run that extracted any round, and afterwards once
+        the rounds extracted since the last realignment reach
+        :data:`REALIGN_GROWTH` of the memory's, so that an agent storing one
+        turn at a time pays for it now and then, not every turn.
         """
         if not report.rounds_processed or not self.config.realign_kinds:
             return
         from langgraph_adamm.analytic.realign import realign
 
+        if self._unaligned is not None:
+            self._unaligned += report.rounds_processed
+            ((total,),) = self.db.fetchall(
+                "SELECT count(*) FROM adamm_rounds WHERE user_id = ? AND "
+                "status = 'extracted'",
+                [self.user_id],
+            )
+            if self._unaligned < REALIGN_GROWTH * int(total):
+                return
         with self.writer.writing():
             outcome = realign(self.analytic)
+        self._unaligned = 0
         report.labels_joined.update(outcome.renamed)
         report.rounds_reread += outcome.rounds
         report.tables = len(self.analytic.tables)

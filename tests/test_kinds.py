@@ -74,7 +74,7 @@ PAIR = (
 CHAT = "Peter Walsh always offers a draw when he's worse. Is it rude to refuse?"
 
 
-def build_history():
+def build_sessions():
     sessions = [
         {
             "session_id": f"G{i}",
@@ -101,7 +101,11 @@ def build_history():
             "rounds": [{"time": "2026-04-20T20:00:00", "user": CHAT, "assistant": "."}],
         }
     )
-    return history_from_dict({"user_id": "u", "sessions": sessions})
+    return sessions
+
+
+def build_history():
+    return history_from_dict({"user_id": "u", "sessions": build_sessions()})
 
 
 @pytest.fixture(scope="module")
@@ -321,3 +325,26 @@ def test_a_lead_in_line_is_not_a_record():
 def test_prose_that_names_two_values_is_no_record():
     guide = chess_guide()
     assert guided_records(guide, CHAT, "r4") == []
+
+
+def test_turn_by_turn_storing_realigns_now_and_then(monkeypatch):
+    """An agent storing one turn at a time does not realign every turn."""
+    import langgraph_adamm.analytic.realign as realign_module
+
+    calls = []
+    real = realign_module.realign
+
+    def counted(memory, *args, **kwargs):
+        calls.append(memory.user_id)
+        return real(memory, *args, **kwargs)
+
+    monkeypatch.setattr(realign_module, "realign", counted)
+    sessions = build_sessions()
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions[:10]}))
+        assert len(calls) == 1  # the process's first run realigns
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions[10:11]}))
+        assert len(calls) == 1  # one turn of eleven: not yet
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions[11:13]}))
+        assert len(calls) == 2  # three new rounds of thirteen: 20% reached
+        assert len(game_tables(m)) == 1

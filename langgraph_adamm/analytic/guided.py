@@ -40,6 +40,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from langgraph_adamm.analytic.extraction.base import Observation, Provenance
 from langgraph_adamm.analytic.units import (
@@ -89,16 +90,65 @@ class ColumnGuide:
     """Labels it was written with, lower-case, words joined by one space."""
     values: Counter[str] = field(default_factory=Counter)
     """Text values, lower-case, with how often."""
+    written: dict[str, str] = field(default_factory=dict)
+    """Each lower-case value as the records most often write it."""
     shape: re.Pattern[str] | None = None
     names: tuple[int, int] | None = None
     """For a column of names: the fewest and most words a name has."""
     low: float | None = None
     high: float | None = None
+    _patterns: dict[str, re.Pattern[str] | None] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def numeric(self) -> bool:
         """Whether the column holds numbers."""
         return self.sql_type in ("DOUBLE", "BIGINT")
+
+    @property
+    def known_pattern(self) -> re.Pattern[str] | None:
+        """Any of its known values (or their word forms), longest first."""
+        if "known" not in self._patterns:
+            forms = {form for value in self.values for form in (value, *_forms(value))}
+            self._patterns["known"] = _alternation([re.escape(f) for f in forms], "")
+        return self._patterns["known"]
+
+    @property
+    def label_pattern(self) -> re.Pattern[str] | None:
+        """Any of its labels, longest first, with a plural ``s``.
+
+        A label's words may be joined by spaces, ``_`` or ``-``.
+        """
+        if "label" not in self._patterns:
+            self._patterns["label"] = _alternation(
+                [
+                    r"[\s_-]*".join(re.escape(w) for w in label.split())
+                    for label in self.labels
+                    if len(label) >= 2 and label.split()
+                ],
+                "s?",
+            )
+        return self._patterns["label"]
+
+    def known_value(self, said: str) -> str:
+        """The known value a piece of text the known pattern matched names."""
+        low = said.lower()
+        if low in self.values:
+            return low
+        return next((v for v in self.values if low in _forms(v)), low)
+
+
+def _forms(value: str) -> tuple[str, ...]:
+    return WORD_FORMS.get(value, ())
+
+
+def _alternation(parts: list[str], suffix: str) -> re.Pattern[str] | None:
+    """One pattern for any of these, the longest tried first, as whole words."""
+    if not parts:
+        return None
+    body = "|".join(sorted(set(parts), key=lambda p: (-len(p), p)))
+    return re.compile(r"(?<![\w])(?:" + body + ")" + suffix + r"(?![\w])", re.I)
 
 
 @dataclass
@@ -185,6 +235,8 @@ def build_guide(
         if not values:
             continue
         guide.values.update(v.lower() for v in values if len(v) >= 2)
+        for form, _ in Counter(values).most_common():
+            guide.written.setdefault(form.lower(), form)
         shapes = Counter(_shape(v) for v in values)
         top, count = shapes.most_common(1)[0]
         if (
@@ -211,29 +263,6 @@ def build_guide(
     if len(guides) < 2:
         return None
     return KindGuide(table, guides)
-
-
-def _known_patterns(guide: ColumnGuide) -> list[tuple[re.Pattern[str], str]]:
-    out = []
-    for value in guide.values:
-        forms = (value, *WORD_FORMS.get(value, ()))
-        for form in forms:
-            out.append(
-                (re.compile(r"(?<![\w])" + re.escape(form) + r"(?![\w])", re.I), value)
-            )
-    return out
-
-
-def _label_patterns(guide: ColumnGuide) -> list[re.Pattern[str]]:
-    out = []
-    for label in sorted(guide.labels, key=len, reverse=True):
-        words = [re.escape(w) for w in label.split()]
-        if not words or len(label) < 2:
-            continue
-        out.append(
-            re.compile(r"(?<![\w])" + r"[\s_-]*".join(words) + r"s?(?![\w])", re.I)
-        )
-    return out
 
 
 def _fits(guide: ColumnGuide, value: ParsedValue) -> bool:
@@ -264,42 +293,109 @@ def _in_scale(guide: ColumnGuide, number: float) -> bool:
     return guide.low / 3 <= number <= 3 * guide.high
 
 
-def line_candidates(kind: KindGuide, line: str) -> list[Candidate]:
-    """Every piece of ``line`` that could be one of the kind's values."""
+def _prepared(line: str) -> str:
     if line.count(",") >= 2:  # commas separate fields here, not decimals
         line = line.replace(",", "|")
     marker = _MARKER_RE.match(line)
     if marker:  # "1) Distance 8.33": the list's number is no value
         line = " " * marker.end() + line[marker.end() :]
+    return line
+
+
+def may_hold(kind: KindGuide, text: str) -> bool:
+    """Whether a text could give the kind a record: a quick test first.
+
+    A guided record is tied by a label or a known value of the kind, or by two
+    values of the strong sorts (a unit, a date, a column's shape; see
+    :func:`_counts`); a text with neither gives none, and most rounds of other
+    kinds are passed over without reading their lines.
+    """
+    for guide in kind.columns.values():
+        patterns = [guide.label_pattern]
+        if guide.sql_type == "VARCHAR":
+            patterns.append(guide.known_pattern)
+        if any(p is not None and p.search(text) for p in patterns):
+            return True
+    lines, with_units = _digit_lines(text)
+    strong = 0
+    for guide in kind.columns.values():
+        if guide.sql_type == "VARCHAR" and guide.shape is not None:
+            strong += sum(1 for ln in lines for _ in guide.shape.finditer(ln))
+        elif guide.sql_type == "TIMESTAMP":
+            strong += sum(len(_DATE_RE.findall(ln)) for ln in lines)
+        elif guide.numeric and guide.unit:
+            strong += sum(1 for value in with_units if _unit_fits(guide, value))
+        if strong >= 2:
+            return True
+    return False
+
+
+@lru_cache(maxsize=8)
+def _digit_lines(text: str) -> tuple[tuple[str, ...], tuple[ParsedValue, ...]]:
+    """A text's lines with digits, and its numbers written with a unit.
+
+    Kept for the last few texts: every kind asks of the same round in turn.
+    """
+    lines = tuple(
+        _prepared(ln) for ln in text.split("\n") if any(c.isdigit() for c in ln)
+    )
+    values = (
+        parse_value(m.group(0).strip())
+        for ln in lines
+        for m in _NUMBER_RE.finditer(ln)
+        if m.group("word") or m.group("cur") or m.group("hm")
+    )
+    return lines, tuple(
+        v for v in values if v.unit and v.number is not None and v.kind != "timestamp"
+    )
+
+
+def _unit_fits(guide: ColumnGuide, value: ParsedValue) -> bool:
+    """A number with a unit the column's converts to, in the column's scale."""
+    if not (
+        guide.unit
+        and value.unit
+        and value.number is not None
+        and convertible(value.unit, guide.unit)
+        and dimension(value.unit) == dimension(guide.unit)
+    ):
+        return False
+    number = convert_units(float(value.number), value.unit, guide.unit)
+    return guide.low is None or _in_scale(guide, number)
+
+
+def line_candidates(kind: KindGuide, line: str) -> list[Candidate]:
+    """Every piece of ``line`` that could be one of the kind's values."""
+    line = _prepared(line)
     out: list[Candidate] = []
     fields = [(m.start(), m.end()) for m in _field_spans(line)]
     for name, guide in kind.columns.items():
-        for pattern in _label_patterns(guide):
-            for m in pattern.finditer(line):
-                after = _value_after(line, m.end(), guide)
-                if after is not None:
-                    out.append(
-                        Candidate(
-                            name, after[0], after[1], line[after[0] : after[1]], _LABEL
-                        )
+        label_re = guide.label_pattern
+        for m in label_re.finditer(line) if label_re is not None else ():
+            after = _value_after(line, m.end(), guide)
+            if after is not None:
+                out.append(
+                    Candidate(
+                        name, after[0], after[1], line[after[0] : after[1]], _LABEL
                     )
-                before = _number_before(line, m.start(), guide)
-                if before is not None:
-                    out.append(
-                        Candidate(
-                            name,
-                            before[0],
-                            before[1],
-                            line[before[0] : before[1]],
-                            _LABEL,
-                        )
+                )
+            before = _number_before(line, m.start(), guide)
+            if before is not None:
+                out.append(
+                    Candidate(
+                        name,
+                        before[0],
+                        before[1],
+                        line[before[0] : before[1]],
+                        _LABEL,
                     )
+                )
         if guide.sql_type == "VARCHAR":
-            for pattern, value in _known_patterns(guide):
-                for m in pattern.finditer(line):
-                    said = m.group(0)
-                    raw = said if said.lower() == value else value
-                    out.append(Candidate(name, m.start(), m.end(), raw, _KNOWN))
+            known_re = guide.known_pattern
+            for m in known_re.finditer(line) if known_re is not None else ():
+                value = guide.known_value(m.group(0))
+                raw = guide.written.get(value, value)  # as the column has it
+                out.append(Candidate(name, m.start(), m.end(), raw, _KNOWN))
             if guide.shape is not None:
                 for m in guide.shape.finditer(line):
                     out.append(Candidate(name, m.start(), m.end(), m.group(0), _SHAPE))
@@ -356,14 +452,8 @@ def _number_candidates(
         return []
     number = float(value.number)
     if value.unit:
-        if (
-            guide.unit
-            and convertible(value.unit, guide.unit)
-            and dimension(value.unit) == dimension(guide.unit)
-        ):
-            number = convert_units(number, value.unit, guide.unit)
-            if guide.low is None or _in_scale(guide, number):
-                return [Candidate(name, m.start(), m.end(), raw, _UNIT)]
+        if _unit_fits(guide, value):
+            return [Candidate(name, m.start(), m.end(), raw, _UNIT)]
         return []
     bare = m.group("num")
     if _in_range(guide, number):
@@ -444,6 +534,8 @@ def guided_records(
     kind: KindGuide, text: str, round_id: str
 ) -> list[list[Observation]]:
     """The kind's records in a round's user text, read with the kind as guide."""
+    if not may_hold(kind, text):
+        return []
     records: list[dict[str, tuple[Candidate, int]]] = []
     current: dict[str, tuple[Candidate, int]] = {}
 

@@ -15,9 +15,10 @@ Here two attribute names are read as one when all of these hold:
 * something ties them beyond their values: the name (``fg`` is the initials of
   ``final_gravity``; ``rating`` is contained in ``rating_after``; ``item`` and
   ``items``, where the two also share a companion attribute: a game's
-  ``score`` is no night's ``sleep_score``), or the records they stand in (at least two other attributes in
-  common, and at least half of those of the one with fewer: two kinds that
-  share a ``distance`` stay two kinds);
+  ``score`` is no night's ``sleep_score``), or the layouts they stand in (two
+  layouts sharing an attribute whose other attributes pair up one to one by
+  value class, see :func:`_layout_pairs`: two kinds that share only a
+  ``distance`` stay two kinds);
 * each stands in at least two records.
 
 Names are joined transitively only while no two members of the group are ever

@@ -92,11 +92,14 @@ OBSERVATION_FIELDS = (
 
 
 def observation_from_row(
-    round_id: str, record: int, fields: Sequence[Any]
+    round_id: str,
+    record: int,
+    fields: Sequence[Any],
+    span: tuple[int, int] | None = None,
 ) -> Observation:
     """An observation read back from ``adamm_observations`` (see OBSERVATION_FIELDS).
 
-    The span is not read back: nothing built from stored observations uses it.
+    The span is read back only by those that use it (realignment).
     """
     (
         attr,
@@ -121,7 +124,7 @@ def observation_from_row(
         ParsedValue(
             kind, text or "", num, unit, boolean, ts, low, high, note, scale, alt
         ),
-        Provenance(round_id, src, img, None, record),
+        Provenance(round_id, src, img, span, record),
     )
 
 

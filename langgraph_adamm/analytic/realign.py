@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 REALIGN_ROUNDS = 5000
 """The latest extracted rounds read again (a bound on the cost)."""
+GUIDED_PASSES = 3
+"""Guided readings in a row, each with the kinds the last one taught."""
 KIND_PRESENCE = 0.25
 """An attribute this share of a kind's records state is one of its columns."""
 MIN_KIND_RECORDS = 4
@@ -79,11 +81,8 @@ def stored_observations(
     )
     out: dict[str, dict[int, list[Observation]]] = {}
     for rid, record, start, end, *fields in rows:
-        obs = observation_from_row(rid, int(record), fields)
-        if start is not None and end is not None:
-            obs = replace(
-                obs, provenance=replace(obs.provenance, span=(int(start), int(end)))
-            )
+        span = None if start is None or end is None else (int(start), int(end))
+        obs = observation_from_row(rid, int(record), fields, span)
         out.setdefault(rid, {}).setdefault(int(record), []).append(obs)
     return out
 
@@ -92,6 +91,17 @@ def realign(memory: AnalyticMemory, limit: int = REALIGN_ROUNDS) -> RealignRepor
     """Give each kind one attribute name and read its rounds again with it."""
     report = RealignReport()
     stored = stored_observations(memory, limit)
+    scope = [
+        rid
+        for (rid,) in memory.db.fetchall(
+            "SELECT round_id FROM adamm_rounds WHERE user_id = ? AND "
+            "status = 'extracted' ORDER BY \"order\" DESC LIMIT ?",
+            [memory.user_id, limit],
+        )
+    ]
+    current = {
+        rid: [o for obs in stored.get(rid, {}).values() for o in obs] for rid in scope
+    }
     records = [
         best_observations(observations)
         for by_record in stored.values()
@@ -99,22 +109,37 @@ def realign(memory: AnalyticMemory, limit: int = REALIGN_ROUNDS) -> RealignRepor
     ]
     renamed = aliases(records)
     report.renamed = renamed
-    changed: dict[str, list[Observation]] = {}
-    for rid, by_record in stored.items():
-        if any(o.attribute in renamed for obs in by_record.values() for o in obs):
-            changed[rid] = [
-                replace(o, attribute=renamed.get(o.attribute, o.attribute))
-                for obs in by_record.values()
-                for o in obs
-            ]
-    reapply(memory, changed)
+    changed = {
+        rid for rid, obs in current.items() if any(o.attribute in renamed for o in obs)
+    }
+    for rid in changed:
+        current[rid] = [
+            replace(o, attribute=renamed.get(o.attribute, o.attribute))
+            for o in current[rid]
+        ]
     if changed:
-        stored = stored_observations(memory, limit)
-    guided = _guided(memory, stored)
-    report.guided = {rid: table for rid, (table, _) in guided.items()}
-    reapply(memory, {rid: obs for rid, (_, obs) in guided.items()})
-    report.rounds = len(set(changed) | set(guided))
+        rebuild(memory, current)
+    # Each pass's rows teach the kinds more values and labels: read again
+    # until a pass reads nothing new (a few passes at most).
+    for _ in range(GUIDED_PASSES):
+        guided = _guided(memory, _by_record(current), limit)
+        if not guided:
+            break
+        report.guided.update({rid: table for rid, (table, _) in guided.items()})
+        current.update({rid: obs for rid, (_, obs) in guided.items()})
+        rebuild(memory, current)
+    report.rounds = len(changed | set(report.guided))
     return report
+
+
+def _by_record(
+    observations: Mapping[str, list[Observation]],
+) -> dict[str, dict[int, list[Observation]]]:
+    out: dict[str, dict[int, list[Observation]]] = {}
+    for rid, obs in observations.items():
+        for o in obs:
+            out.setdefault(rid, {}).setdefault(o.provenance.record, []).append(o)
+    return out
 
 
 def kind_guides(
@@ -186,17 +211,21 @@ def _column_type(observations: Iterable[Observation]) -> tuple[str, str | None]:
 
 
 def _guided(
-    memory: AnalyticMemory, stored: Mapping[str, Mapping[int, list[Observation]]]
+    memory: AnalyticMemory,
+    stored: Mapping[str, Mapping[int, list[Observation]]],
+    limit: int = REALIGN_ROUNDS,
 ) -> dict[str, tuple[str, list[Observation]]]:
     """Rounds a kind reads as more (or fuller) records than they gave."""
     kinds = kind_guides(memory, stored)
     if not kinds:
         return {}
+    # Every extracted round, with observations or none ("won against Ruth
+    # O'Neill as white (90+30), 153 mins" gave the rule extractor nothing).
     texts = dict(
         memory.db.fetchall(
             "SELECT round_id, user_text FROM adamm_rounds WHERE user_id = ? AND "
-            "round_id IN (SELECT unnest(?::VARCHAR[]))",
-            [memory.user_id, sorted(stored)],
+            "status = 'extracted' ORDER BY \"order\" DESC LIMIT ?",
+            [memory.user_id, limit],
         )
     )
     common = common_words(t or "" for t in texts.values())
@@ -209,10 +238,17 @@ def _guided(
     )
     kinds = [(replace(g, common=common, known=known), attrs) for g, attrs in kinds]
     out: dict[str, tuple[str, list[Observation]]] = {}
-    for rid, by_record in stored.items():
-        text = texts.get(rid) or ""
+    for rid, text in texts.items():
+        by_record = stored.get(rid, {})
+        text = text or ""
         if not any(ch.isdigit() for ch in text):
             continue
+        if sum(1 for ln in text.split("\n") if ln.strip()) <= 1 and any(
+            attrs <= {o.attribute for o in obs}
+            for obs in by_record.values()
+            for _, attrs in kinds
+        ):
+            continue  # one line (one record at most) already read whole
         best: tuple[int, str, list[list[Observation]]] | None = None
         fills = {
             guide.table: sorted(
@@ -255,12 +291,20 @@ def _guided(
     return out
 
 
-def reapply(memory: AnalyticMemory, observations: dict[str, list[Observation]]) -> None:
-    """Take these rounds back and apply them again with the given observations."""
+def rebuild(memory: AnalyticMemory, observations: dict[str, list[Observation]]) -> None:
+    """Apply these rounds again, from scratch, with the given observations.
+
+    Every round is taken back and the rounds are applied again in history
+    order, in ingestion's batches, so that counts, schemas and tables are what
+    ingesting these observations from the start builds (induction is
+    incremental: taking back only the changed rounds would leave the order of
+    their discovery in the tables).
+    """
     if not observations:
         return
     ids = sorted(observations)
     db = memory.db
+    size = max(1, memory.config.ingest_batch_size)
 
     def work() -> None:
         loaded = load_rounds(
@@ -284,6 +328,7 @@ def reapply(memory: AnalyticMemory, observations: dict[str, list[Observation]]) 
             found = Extracted(observations[rnd.round_id])
             found.dropped = int(ungrounded.get(rnd.round_id) or 0)
             batch.append((order, rnd, found))
-        memory.apply_batch(batch)
+        for i in range(0, len(batch), size):
+            memory.apply_batch(batch[i : i + size])
 
     memory.catalog.atomically(work)

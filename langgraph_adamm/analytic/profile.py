@@ -6,11 +6,15 @@ Luna" is a value of ``merchant``), so they see more than three samples.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.analytic.tables import NUMERIC_TYPES, TableSchema
 from langgraph_adamm.storage.database import quote_ident
+
+MAX_LABELS = 5
+"""Other labels kept per column, most used first."""
 
 
 @dataclass(frozen=True)
@@ -51,3 +55,32 @@ def profile_table(
         )
         out[col.name] = ColumnProfile(values=tuple(str(r[0]) for r in rows))
     return out
+
+
+def column_labels(
+    memory: AnalyticMemory, table: TableSchema
+) -> dict[str, tuple[str, ...]]:
+    """Per column, the other labels its values were written with.
+
+    Kinds by meaning give one attribute many labels ("Time control" and "TC"
+    are ``tc``); each observation keeps its own, and a question may use any.
+    """
+    attrs = [c.attribute for c in table.columns if c.attribute in table.attributes]
+    if not attrs:
+        return {}
+    rows = memory.db.fetchall(
+        "SELECT attribute, lower(raw_attribute), count(*) AS n FROM adamm_observations "
+        "WHERE user_id = ? AND attribute IN (SELECT unnest(?::VARCHAR[])) "
+        "GROUP BY 1, 2 ORDER BY n DESC, 2",
+        [memory.user_id, attrs],
+    )
+    out: dict[str, list[str]] = {}
+    for attr, raw, _ in rows:
+        label = " ".join(re.findall(r"[a-z0-9]+", raw or ""))
+        if (
+            label
+            and label != " ".join(attr.split("_"))
+            and label not in out.get(attr, [])
+        ):
+            out.setdefault(attr, []).append(label)
+    return {a: tuple(v[:MAX_LABELS]) for a, v in out.items()}

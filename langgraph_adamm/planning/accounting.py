@@ -448,6 +448,8 @@ class WordAccount:
                 tokens = words(col.name)
                 out.update(stem(w) for w in tokens)
                 out.update(name_acronyms(tokens))
+                for label in col.labels:  # "time control", written for tc
+                    out.update(stem(w) for w in words(label))
                 if col.unit:
                     out.update(stem(w) for w in words(col.unit))
         for v in values:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from langgraph_adamm.analytic.memory import AnalyticMemory
-from langgraph_adamm.analytic.profile import profile_table
+from langgraph_adamm.analytic.profile import column_labels, profile_table
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.planning.context import (
     MAX_VALUES,
@@ -23,6 +23,7 @@ def table_cards(analytic: AnalyticMemory) -> list[TableCard]:
     cards = []
     for table in analytic.tables:
         profiles = profile_table(analytic, table, MAX_VALUES)
+        labels = column_labels(analytic, table)
         columns = []
         for col in table.columns:
             prof = profiles.get(col.name)
@@ -36,6 +37,7 @@ def table_cards(analytic: AnalyticMemory) -> list[TableCard]:
                     prof.values if prof else (),
                     prof.low if prof else None,
                     prof.high if prof else None,
+                    labels.get(col.attribute, ()),
                 )
             )
         cards.append(

@@ -48,6 +48,13 @@ class ColumnCard:
     low: float | None = None
     high: float | None = None
     """Range of a numeric column."""
+    labels: tuple[str, ...] = ()
+    """Other labels its values were written with ("time control" for ``tc``)."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Its name and the other labels it was written with."""
+        return (self.name, *self.labels)
 
     @property
     def numeric(self) -> bool:
@@ -64,7 +71,7 @@ class ColumnCard:
             if self.low is not None and self.high is not None
             else ""
         )
-        short = sorted(name_acronyms(words(self.name)))
+        short = sorted(name_acronyms(words(self.name))) + list(self.labels)
         aka = f" [{', '.join(short)}]" if short else ""
         return f"{self.name}{aka} ({self.sql_type.lower()}{unit}){span}{examples}"
 
@@ -345,9 +352,7 @@ class ContextBuilder:
         """
         if len(tables) > self.config.k_tables:
             return None
-        return PlanningContext.deferred(
-            tables, resolve, self.bounds(question, tables)
-        )
+        return PlanningContext.deferred(tables, resolve, self.bounds(question, tables))
 
     def build(
         self,

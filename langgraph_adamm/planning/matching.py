@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph_adamm.analytic.guided import WORD_FORMS
 from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.analytic.values import (
     convert_units,
@@ -114,12 +115,31 @@ def naming_score(q: QuestionTokens, name: str) -> float:
     return found / len(tokens) + 0.1 * found + bonus
 
 
+def column_naming(q: QuestionTokens, col: ColumnCard) -> float:
+    """How well a question names a column, by its name or another label.
+
+    A label its values were written with counts only when the question names
+    all of it ("time control" names ``tc``, "time" alone does not).
+    """
+    score = naming_score(q, col.name)
+    for label in col.labels:
+        tokens = [t for t in words(label) if t not in _NAME_FILLER]
+        if tokens and all(q.token_hit(t) for t in tokens):
+            score = max(score, naming_score(q, label))
+    return score
+
+
 def value_in(text: str, value: str) -> bool:
     """Whether the question names a column value ("cafe luna", "running" ~ run)."""
     v = value.strip().lower()
     if len(v) < 2 or v in STOPWORDS or v.isdigit():
         return False
     if re.search(rf"(?<![\w]){re.escape(v)}(?:s|es)?(?![\w])", text):
+        return True
+    if any(  # "did I lose" names "loss"; "games I won", "win"
+        re.search(rf"(?<![\w]){re.escape(form)}(?![\w])", text)
+        for form in WORD_FORMS.get(v, ())
+    ):
         return True
     want = [stem(w) for w in words(v)]
     have = [stem(w) for w in words(text)]
@@ -240,6 +260,10 @@ def values_named(
             + [o for o in values if value_in(question, o)]
             if v not in hits and date_in_values(date, [v])
         ]
+    seen: dict[str, str] = {}
+    for h in hits:  # "black" and "Black" are one value named
+        seen.setdefault(h.lower(), h)
+    hits = list(seen.values())
     return [h for h in hits if not any(h != o and h.lower() in o.lower() for o in hits)]
 
 
@@ -282,7 +306,7 @@ def money_columns(
         or _MADE_RE.search(text)
         or _TAKEN_IN_RE.search(text)
     )
-    named = [c for c in money if naming_score(q, c.name) >= 0.5]
+    named = [c for c in money if column_naming(q, c) >= 0.5]
     if incoming:
         return named or [c for c in money if _INCOME_COLUMN_RE.search(c.name)]
     if set(q.stems) & _SPEND_STEMS:  # "spent", "paid": never the takings
@@ -379,5 +403,5 @@ def _column_for_word(word: str, numeric: list[ColumnCard]) -> str | None:
         if len(fits) == 1:
             return fits[0].name
     q = QuestionTokens.of(word)
-    named = [c for c in numeric if naming_score(q, c.name) > 0]
+    named = [c for c in numeric if column_naming(q, c) > 0]
     return named[0].name if len(named) == 1 else None

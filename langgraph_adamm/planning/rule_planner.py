@@ -42,6 +42,7 @@ from langgraph_adamm.planning.matching import (
     CALENDAR_WORDS,
     QuestionTokens,
     asks_money,
+    column_naming,
     columns_text,
     date_in_values,
     in_plausible_range,
@@ -292,7 +293,7 @@ class RulePlanner:
             for col in bools:
                 opposite = _OPPOSITES.get(stem(words(col.name)[-1]), frozenset())
                 against = bool(opposite & set(q.stems))
-                if naming_score(q, col.name) > 0 or col.name in syn or against:
+                if column_naming(q, col) > 0 or col.name in syn or against:
                     negated = (_NEGATION_RE.search(text) is not None) != against
                     filters.append(
                         {"column": col.name, "op": "=", "value": not negated}
@@ -355,7 +356,7 @@ class RulePlanner:
         if op == "count" and intent.count_noun and intent.count_noun != "times":
             # "how many steps": a quantity when the noun names a numeric column
             noun = QuestionTokens.of(intent.count_noun)
-            named = [c for c in numeric if naming_score(noun, c.name) >= 0.5]
+            named = [c for c in numeric if column_naming(noun, c) >= 0.5]
             if (
                 named
                 and named[0].name not in used
@@ -390,9 +391,7 @@ class RulePlanner:
         else:
             # what is counted: a table the question names, or whose values,
             # columns or conditions it mentions
-            col_names = max(
-                (naming_score(q, c.name) for c in table.columns), default=0.0
-            )
+            col_names = max((column_naming(q, c) for c in table.columns), default=0.0)
             score += 0.5 * col_names
             related = 0.0
             counted = intent.count_noun
@@ -429,7 +428,9 @@ class RulePlanner:
 
     def _is_which(self, intent: Intent, col: ColumnCard) -> bool:
         word = intent.which_word or ""
-        return stem(word) in [stem(t) for t in words(col.name)]
+        return stem(word) in [stem(t) for t in words(col.name)] or any(
+            stem(word) == stem(words(label)[-1]) for label in col.labels
+        )
 
     def _which_column(
         self, intent: Intent, q: QuestionTokens, candidates: list[ColumnCard]
@@ -442,6 +443,9 @@ class RulePlanner:
         """The column a word names ("cafe"), or its nearest synonym ("place")."""
         for col in candidates:
             if stem(word) in [stem(t) for t in words(col.name)]:
+                return col
+        for col in candidates:  # a label the column was written with
+            if any(stem(word) == stem(words(label)[-1]) for label in col.labels):
                 return col
         syn = self.synonyms(QuestionTokens.of(word), [c.name for c in candidates], 0.4)
         if syn:
@@ -468,7 +472,7 @@ class RulePlanner:
                     s += 3.0  # "10,000 steps" on a column named steps
                 elif col.unit is not None or unit_of(cond.unit) is not None:
                     continue  # a unit that does not fit the column
-            s += naming_score(q, col.name) + plausible(col)
+            s += column_naming(q, col) + plausible(col)
             scored.append((s, col))
         if not scored:
             return None
@@ -489,7 +493,7 @@ class RulePlanner:
         per = per_expression(intent.text, numeric)
         if per is not None:
             return per, 1.5
-        scores = {c.name: naming_score(q, c.name) + unit_hint(q, c) for c in numeric}
+        scores = {c.name: column_naming(q, c) + unit_hint(q, c) for c in numeric}
         best = max(scores.values())
         if best > 0.3:
             top = [c for c in numeric if scores[c.name] == best]
@@ -498,9 +502,7 @@ class RulePlanner:
         if syn:
             name = max(syn, key=lambda n: syn[n])
             return name, 0.5 * syn[name]
-        if intent.answer == "value" and any(
-            naming_score(q, c.name) >= 0.5 for c in texts
-        ):
+        if intent.answer == "value" and any(column_naming(q, c) >= 0.5 for c in texts):
             # "how much milk did she drink", "the week she drank the most milk"
             # (milk: the kind of each feed): the one volume logged
             amounts = [c for c in numeric if is_volume(c.unit)]

@@ -62,14 +62,17 @@ def heading_of(prefix: str) -> str | None:
 
 
 def field_starts(observations: list[Observation]) -> dict[str, int]:
-    """Where the first field of a round's own record starts, per text.
+    """Where the first field of a round's records starts, per text.
+
+    A document's line items and a table's rows count: the heading is the text
+    before the first of them ("Receipt" over "Espresso 2.80").
 
     Keys are "user", "assistant", "<image id>/caption" and "<image id>/ocr".
     """
     starts: dict[str, int] = {}
     for obs in observations:
         p = obs.provenance
-        if p.record or p.span is None or p.source == "metadata":
+        if p.span is None or p.source == "metadata":
             continue
         key = f"{p.image_id}/{p.source}" if p.image_id else p.source
         starts[key] = min(starts.get(key, p.span[0]), p.span[0])

@@ -36,6 +36,15 @@ from langgraph_adamm.analytic.extraction.currency import (
     MONEY_HINT_RE,
     with_currency,
 )
+from langgraph_adamm.analytic.extraction.documents import (
+    currency_of,
+    document_items,
+    envelope_lines,
+    first_line_name,
+    heading_name,
+    item_pairs,
+    unlabelled_total,
+)
 from langgraph_adamm.analytic.extraction.headings import (
     field_starts,
     heading_of,
@@ -65,6 +74,7 @@ from langgraph_adamm.analytic.extraction.tabular import (
     pipe_tables,
     stacked_pairs,
 )
+from langgraph_adamm.analytic.values import normalize_attribute
 from langgraph_adamm.history import Round
 
 _DATE_VALUE_RE = re.compile(
@@ -153,6 +163,7 @@ class RuleExtractor(SyncExtractor):
             for b in delimited_tables(lines)
             if not any(n in taken for n in range(b[0], b[1]))
         ]
+        table_lines: set[int] = set()
         for first, last, table_records in blocks:
             span = (line_starts[first], line_starts[last - 1] + len(lines[last - 1]))
             for row in table_records:
@@ -160,6 +171,26 @@ class RuleExtractor(SyncExtractor):
                 pairs.extend((rec_no, k, v, span) for k, v in row)
                 record += 1 if len(table_records) > 1 else 0
             mask(*span)
+            table_lines.update(range(first, last))
+        # A forwarded e-mail's envelope is no record's; a document's line items
+        # are records of their own (see .documents).
+        envelope = envelope_lines(lines)
+        for n in envelope:
+            mask(line_starts[n], line_starts[n] + len(lines[n]))
+        items = document_items(lines, line_starts, table_lines | envelope)
+        if items:
+            found_items, record = item_pairs(items, record, currency_of(text))
+            pairs.extend(found_items)
+            for it in items:
+                mask(it.start, it.end)
+            total = unlabelled_total(text)
+            if total is not None:
+                mask(*total[1])
+            merchant = heading_name(text, items[0])
+            if merchant is not None:  # "small shop at Aldi: peppers 2.19, ..."
+                mask(text.rfind("\n", 0, items[0].start) + 1, items[0].start)
+            elif source == "ocr":
+                merchant = first_line_name(lines, line_starts)
         # "Won? ✓" asks and answers: read it as "Won: ✓" (same length, so spans hold).
         rest = separators_as_colons(_QUESTION_RE.sub(": ", "".join(masked)))
         found: list[tuple[int, list[Pair]]] = []
@@ -173,6 +204,19 @@ class RuleExtractor(SyncExtractor):
         pairs.extend(list_records(found, record))
         if source == "ocr":
             pairs.extend((0, k, v, s) for k, v, s in stacked_pairs(lines, line_starts))
+        if items:
+            own = {
+                normalize_attribute(str(k))[0]
+                for rec_no, k, _, _ in pairs
+                if rec_no == 0
+            }
+            if total is not None and not any("total" in k for k in own):
+                pairs.append((0, "total", total[0], total[1]))
+            if merchant is not None and not own & {"merchant", "store", "shop"}:
+                # the name is no label of the line below it ("TRATTORIA ROMA"
+                # over "Table 12")
+                pairs = [p for p in pairs if p[1] != merchant[2]]
+                pairs.append(merchant)
         if MONEY_HINT_RE.search(text):
             pairs = with_currency(pairs)
         seen: set[tuple[int, str]] = set()

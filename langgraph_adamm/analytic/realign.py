@@ -318,6 +318,9 @@ def rebuild(memory: AnalyticMemory, observations: dict[str, list[Observation]]) 
             )
         )
         memory.forget_rounds(ids)
+        # schema ids are given again to the tables rebuilt: a heading read for
+        # a table taken back must not name the one that gets its id
+        memory.catalog.headings.clear()
         db.execute(
             "UPDATE adamm_rounds SET status = 'pending' WHERE user_id = ? AND "
             "round_id IN (SELECT unnest(?::VARCHAR[]))",

@@ -309,7 +309,7 @@ def run(
 ) -> dict[str, Any]:
     from langgraph_adamm import AdaMMConfig, Memory
 
-    config = AdaMMConfig(realign_kinds=realign)
+    config = AdaMMConfig() if realign else AdaMMConfig(realign_kinds=False)
 
     results: list[dict[str, Any]] = []
     kinds: list[dict[str, Any]] = []

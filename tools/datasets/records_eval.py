@@ -105,9 +105,7 @@ def _convert(value: float, from_unit: str | None, to_unit: str | None) -> float:
     dst = canonical_unit(to_unit) or to_unit
     try:
         return convert_units(value, src, dst)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return value
-    except Exception:  # pint's own errors: an unknown unit is no conversion
+    except Exception:  # ValueError, or pint's own for an unknown unit: none
         return value
 
 

@@ -59,8 +59,8 @@ _FIELD_WORDS = frozenset(
     gratuity service delivery postage packing shipping p&p discount discounts
     saving savings saved voucher coupon change cash card contactless visa
     mastercard amex debit credit paid payment pay deposit fee fees charge
-    charges levy rounding points refund price cost fare rate balance order
-    grand net gross bill""".split()
+    charges levy rounding points refund price cost fare rate order grand net
+    gross bill""".split()
 )
 """Words of a document's own fields: a line holding one is no item."""
 _DOCUMENT_WORDS = frozenset(

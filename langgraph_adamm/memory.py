@@ -36,6 +36,7 @@ from langgraph_adamm.analytic.coverage import unread_rounds
 from langgraph_adamm.analytic.extraction.base import Extractor
 from langgraph_adamm.analytic.forget import AnalyticCorrection
 from langgraph_adamm.analytic.memory import AnalyticMemory
+from langgraph_adamm.analytic.profile import column_labels, layout_count
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.components import SharedParts
 from langgraph_adamm.config import AdaMMConfig
@@ -503,25 +504,34 @@ class Memory:
         whose rows look like another table's record kind (mostly the same
         columns, interleaved rounds) carries ``possible_split``: the other
         tables and the columns they share, so that a user sees one kind that
-        was split in two.
+        was split in two. ``layouts`` counts the sets of labels its records
+        were written with (kinds by meaning join them into one table); a column
+        written with other labels lists them in ``labels``.
         """
         self.refresh()
         out = []
         uncast = self.analytic.cast_problems()
         splits = self.analytic.possible_splits()
         for t in self.analytic.tables:
+            labels = column_labels(self.analytic, t)
             out.append(
                 {
                     "table": t.table_name,
                     "description": t.description,
                     "rows": self.analytic.row_count(t),
                     "version": t.version,
+                    "layouts": layout_count(self.analytic, t),
                     "columns": [
                         {
                             "name": c.name,
                             "type": c.sql_type,
                             "unit": c.unit,
                             "samples": list(c.samples),
+                            **(
+                                {"labels": list(labels[c.attribute])}
+                                if c.attribute in labels
+                                else {}
+                            ),
                             **(
                                 {"uncast": uncast[(t.schema_id, c.name)]}
                                 if (t.schema_id, c.name) in uncast

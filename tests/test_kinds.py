@@ -133,6 +133,15 @@ def test_one_kind_is_one_table_across_layouts(mem):
     assert mem.report.rounds_reread > 0
 
 
+def test_describe_tables_shows_layouts_and_labels(mem):
+    table = game_tables(mem)[0].table_name
+    described = next(d for d in mem.describe_tables() if d["table"] == table)
+    assert described["layouts"] >= 2
+    labels = {c["name"]: c.get("labels", []) for c in described["columns"]}
+    assert "time control" in labels["tc"]
+    assert "rating after" in labels["rating"]
+
+
 def compute(mem, operator, column=None, **where):
     table = game_tables(mem)[0].table_name
     filters = [{"column": c, "op": "=", "value": v} for c, v in where.items()]

@@ -84,3 +84,28 @@ def column_labels(
         ):
             out.setdefault(attr, []).append(label)
     return {a: tuple(v[:MAX_LABELS]) for a, v in out.items()}
+
+
+def layout_count(memory: AnalyticMemory, table: TableSchema) -> int:
+    """How many layouts fed a table: distinct sets of labels its records used.
+
+    Each record of the table's rounds counts with the labels (as written) of
+    the table's attributes it states; ``Dist 1650m · Laps 66`` and ``distance
+    1.4 km, time 33 min`` are two layouts of one kind.
+    """
+    attrs = [c.attribute for c in table.columns if c.attribute in table.attributes]
+    if not attrs:
+        return 0
+    rows = memory.db.fetchall(
+        "SELECT round_id, coalesce(record, 0), lower(raw_attribute) "
+        "FROM adamm_observations WHERE user_id = ? "
+        "AND attribute IN (SELECT unnest(?::VARCHAR[])) "
+        f"AND round_id IN (SELECT source FROM {memory.catalog.qualified(table)})",
+        [memory.user_id, attrs],
+    )
+    records: dict[tuple[str, int], set[str]] = {}
+    for rid, record, raw in rows:
+        records.setdefault((rid, record), set()).add(
+            " ".join(re.findall(r"[a-z0-9]+", raw or ""))
+        )
+    return len({frozenset(labels) for labels in records.values()})

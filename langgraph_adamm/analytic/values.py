@@ -3,6 +3,11 @@
 Recurring fields must meet under one name ("Deep Sleep", "deep sleep (h)" and
 "deep_sleep" are one attribute), and values must carry their type and unit so
 that a column can be typed and its units reconciled (7 h 30 min == 450 min).
+
+One module because it is one reader, :func:`parse_value`: numbers, money,
+durations, clock times, dates and ranges are tried in one order over one
+cleaned text, and each pattern's guard (a duration is short, a fraction needs
+its sign) is read beside the pattern it guards.
 """
 
 from __future__ import annotations
@@ -125,6 +130,7 @@ _DURATION_RE = re.compile(
     rf"(?:(?P<s>\d+(?:[.,]\d+)?)\s*{_S})?$",
     re.IGNORECASE,
 )
+_MAX_DURATION = 80  # longest duration text; a long digit run costs its square
 _ISO_DURATION_RE = re.compile(
     r"^P(?:(?P<d>\d+)D)?T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?"
     r"(?:(?P<s>\d+(?:\.\d+)?)S)?$",
@@ -331,9 +337,10 @@ def parse_number_text(text: str) -> ParsedValue | None:
     Returns None when the text is not a single quantity.
     """
     cleaned = _QUALIFIER_RE.sub("", text.strip())
-    cleaned = _FRACTION_RE.sub(
-        lambda m: f"{m.group(1) or '0'}{_FRACTIONS[m.group(2)]}", cleaned
-    )
+    if any(ch in cleaned for ch in "½¼¾"):
+        cleaned = _FRACTION_RE.sub(
+            lambda m: f"{m.group(1) or '0'}{_FRACTIONS[m.group(2)]}", cleaned
+        )
     cleaned = re.sub(r"(?<=[\dkK%])\+$", "", cleaned)  # "10k+"
     match = _NUMBER_RE.match(cleaned)
     if match:
@@ -413,6 +420,8 @@ def _parse_duration(text: str) -> ParsedValue | None:
     clock value, whose column decides whether it is a duration.
     """
     stripped = text.strip()
+    if len(stripped) > _MAX_DURATION:
+        return None
     match = _ISO_DURATION_RE.match(stripped)
     if match and any(match.group(g) for g in "dhms"):
         parts = {g: float(match.group(g) or 0) for g in "dhms"}

@@ -77,6 +77,9 @@ _UNLABELLED_TOTAL_RE = re.compile(
     rf"|=\s*(?:[€£$]\s?)?(?P<b>{_AMOUNT})\s*(?:EUR|GBP|USD)?\s*[.!]?\s*$)",
     re.IGNORECASE | re.MULTILINE,
 )
+_MAX_ITEM = 120
+"""The longest text read as an item line: items are short, and the item pattern
+costs the square of a text's length (a long line of prose is no item)."""
 _CLAUSE_SPLIT_RE = re.compile(r"\s*[,;]\s+|(?<=\d)\.\s+")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:&[^\W\d_]+)?")
 
@@ -178,7 +181,7 @@ def document_items(lines: list[str], starts: list[int], skip: set[int]) -> list[
         got = [
             _item(m["label"], m["amount"], starts[n] + s, starts[n] + s + len(c))
             for c, s in clauses
-            if (m := _ITEM_RE.match(c))
+            if len(c) <= _MAX_ITEM and (m := _ITEM_RE.match(c))
         ]
         line_items = [g for g in got if g is not None]
         items.extend(line_items)
@@ -187,6 +190,7 @@ def document_items(lines: list[str], starts: list[int], skip: set[int]) -> list[
             (n, bare)
             if not line_items
             and ":" not in bare
+            and len(bare) <= _MAX_ITEM
             and not _ITEM_RE.match(bare)
             and _WORD_RE.search(bare)
             and not _is_field(bare)

@@ -4,6 +4,7 @@ A two-month memory of a dog's walks and meals, logged by its owner in chat.
 Every walk names the dog; expected values are computed here from the records.
 """
 
+import dataclasses
 from datetime import date, timedelta
 
 import pytest
@@ -135,3 +136,92 @@ def test_a_column_asked_for_but_not_read_is_reported(mem):
     # the plan reads distances; the question asks which park, as a total
     out = ask(mem, "What was the total distance of the last park I walked Biscuit in?")
     assert out["value"] is None or out["value"] == WALKS[-1][3]
+
+
+def test_a_condition_written_in_words_is_read(mem):
+    out = ask(mem, "How many walks in May were longer than four km?")
+    assert out["value"] == sum(1 for _, km, _, _ in may(WALKS) if km > 4)
+    assert out["unresolved"] == []
+
+
+def test_a_number_no_step_uses_withholds_the_figure(mem):
+    # "5+0" is a value (a chess time control), not "5 or more"; no row holds it
+    out = ask(mem, "What was Biscuit's longest 5+0 walk in May?")
+    assert out["value"] is None, out["answer"]
+    assert any("'5'" in u and "number" in u for u in out["unresolved"])
+
+
+def test_a_unit_the_column_cannot_be_given_in_is_reported(mem):
+    out = ask(mem, "What was the total walking distance in kg in May?")
+    assert out["value"] is None, out["answer"]
+    assert any("'in kg'" in u for u in out["unresolved"]), out["unresolved"]
+
+
+WEIGH_INS = [
+    (START + timedelta(days=i), round(11.0 + i / 50, 2)) for i in range(0, 61, 5)
+]
+
+
+@pytest.fixture(scope="module")
+def weighed():
+    """The walks, and the dog's weigh-ins (a second table, without parks)."""
+    history = build_history()
+    sessions = list(history.sessions)
+    for n, (d, kg) in enumerate(WEIGH_INS):
+        sessions.append(
+            history_from_dict(
+                {
+                    "user_id": "owner",
+                    "sessions": [
+                        {
+                            "session_id": f"W{n + 1}",
+                            "date": str(d),
+                            "rounds": [
+                                {
+                                    "time": f"{d}T12:00:00",
+                                    "user": f"Weigh-in - weight: {kg} kg, "
+                                    f"collar: {30 + n % 3} cm. Biscuit sat still.",
+                                    "assistant": "Noted.",
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ).sessions[0]
+        )
+    m = Memory(":memory:", user_id="owner")
+    sessions.sort(key=lambda s: s.rounds[0].time)
+    m.ingest(dataclasses.replace(history, sessions=tuple(sessions)))
+    yield m
+    m.close()
+
+
+def test_a_unit_of_another_kind_than_the_column_is_reported(weighed):
+    out = ask(weighed, "How many kg did Biscuit walk in May?")
+    assert out["value"] is None, out["answer"]
+
+
+def test_a_value_of_a_column_the_plan_does_not_read_is_no_subject(weighed):
+    # Riverside is a park of the walks; the weigh-ins know nothing of parks
+    out = ask(weighed, "What was Biscuit's average weight at Riverside?")
+    assert out["value"] is None, out["answer"]
+    assert "Riverside" not in (out.get("subjects") or [])
+    assert any("Riverside" in u for u in out["unresolved"]), out["unresolved"]
+
+
+def test_an_amount_named_in_the_plural_over_a_period_is_a_total(mem):
+    out = ask(mem, "Kilometres walked with Biscuit in May?")
+    assert out["value"] == pytest.approx(sum(km for _, km, _, _ in may(WALKS)))
+    assert out["unresolved"] == []
+
+
+def test_an_event_naming_what_no_round_mentions_anchors_nowhere(mem):
+    out = ask(mem, "How far did Biscuit walk since we joined the Kennel Club?")
+    assert out["value"] is None, out["answer"]
+    assert any("Kennel Club" in u for u in out["unresolved"]), out["unresolved"]
+
+
+def test_which_group_most_before_a_period_counts_records(mem):
+    out = ask(mem, "Which park did I walk Biscuit at most in May?")
+    parks = [park for *_, park in may(WALKS)]
+    assert out["value"] == max(PARKS, key=parks.count)

@@ -11,6 +11,7 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
+from langgraph_adamm.planning.matching import values_named
 
 START = date(2026, 5, 2)  # a Saturday
 NOW = "2026-07-30T10:00:00"
@@ -120,3 +121,14 @@ def test_values_named_by_some_of_their_words(mem):
 def test_what_was_the_highest_asks_a_value(mem):
     out = ask(mem, "What was the highest takings in June?")
     assert out["value"] == pytest.approx(max(t for d, _, t, _ in DAYS if d.month == 6))
+
+
+def test_a_first_name_also_names_the_person_written_in_full():
+    values = ("Marek", "Sinéad", "Marek Nowak", "Sinéad Roche", "Cafe Luna")
+    assert values_named("how much have i paid marek in total?", values) == [
+        "Marek",
+        "Marek Nowak",
+    ]
+    # the full name names one value; a lowercase kind names no person
+    assert values_named("what did i pay marek nowak?", values) == ["Marek Nowak"]
+    assert values_named("tea at cafe luna", ("cafe", "Cafe Luna")) == ["Cafe Luna"]

@@ -17,7 +17,12 @@ from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.graphs.graph_memory import QueryMemory
 from langgraph_adamm.planning.context import CachedEmbed
 from langgraph_adamm.planning.reader import produced_nothing
-from langgraph_adamm.planning.steps import CombineArgs, anchor_unit, combine
+from langgraph_adamm.planning.steps import (
+    CombineArgs,
+    anchor_unit,
+    combine,
+    unheard_name,
+)
 from langgraph_adamm.tools.calls import (
     fit_to_budget,
     requested_units,
@@ -105,7 +110,7 @@ def execute_step(
         )
         return _after(state, record, notes, left, max_steps, **switches)
     done = outcome.to_dict()
-    for key in ("references", "about", "frame"):
+    for key in ("references", "about", "frame", "names"):
         if call.get(key):
             done[key] = call[key]
     if tool == EVENT_LOCATE:
@@ -117,6 +122,7 @@ def execute_step(
             embed(),
             mem.record_rounds(found),
             memory_words.share if memory_words is not None else None,
+            unheard_name(done.get("names") or (), memory_words),
         )
         done["anchor"] = (
             {

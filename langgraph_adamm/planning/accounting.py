@@ -31,10 +31,11 @@ from typing import Any
 
 from langgraph_adamm.analytic.units import CURRENCIES, dimension
 from langgraph_adamm.planning.anchors import find_anchors
+from langgraph_adamm.planning.asked import comparison_asked, dimension_asked, kind_asked
 from langgraph_adamm.planning.cards import RecordWords
 from langgraph_adamm.planning.context import PlanningContext, TableCard
 from langgraph_adamm.planning.cues import names_in
-from langgraph_adamm.planning.dates import find_date_ranges
+from langgraph_adamm.planning.dates import NUMBER_WORDS, find_date_ranges
 from langgraph_adamm.planning.intent import read_intent
 from langgraph_adamm.planning.matching import QuestionTokens, is_abbreviation
 from langgraph_adamm.planning.question_words import (
@@ -53,7 +54,7 @@ from langgraph_adamm.planning.text import (
     stem,
     words,
 )
-from langgraph_adamm.tools.names import COMBINE, COMPUTE, RANK
+from langgraph_adamm.tools.names import COMPUTE, RANK
 
 RecordWordsOf = Callable[[str | None], RecordWords | None]
 
@@ -137,6 +138,18 @@ def _strip_spans(q: str, now: datetime | date) -> str:
     return re.sub(r"\bin\s+[a-z%$€£]+\s*[?.!]*$", " ", rest)  # "..., in km?"
 
 
+_SPELLED = frozenset(NUMBER_WORDS) - {"a", "one"}
+
+
+def _is_quantity(word: str) -> bool:
+    """Whether a word left after the date, anchor and condition spans is a number.
+
+    "4", "5+0" (read as "5" and "0"), "four": a quantity no slot used. "one"
+    is left out ("which one").
+    """
+    return word.isdigit() or word in _SPELLED
+
+
 def _initialisms(tokens: list[str], named: set[str]) -> set[str]:
     """Adjacent words whose initials name a column ("heart rate" for ``hr``)."""
     out: set[str] = set()
@@ -146,93 +159,22 @@ def _initialisms(tokens: list[str], named: set[str]) -> set[str]:
     return out
 
 
-_ASKS_TEXT_RE = re.compile(
-    r"^(?:where|who|whom)\b|\b(?:where|who)\s+(?:did|do|does|have|has|was|is|were)\b"
-    r"|\b(?:which|what)\s+(?!(?:was|is|were|are|did|do|does|has|have|had|i|we|my|"
-    r"the|kind|type|sort|time|day|date|days|week|weeks|month|months|year|night|"
-    r"weekday|percent|percentage|share|proportion|fraction)\b)[a-z]+\s+"
-    r"(?:did|do|does|have|has|had|was|is|were|gets?|got|brings?|costs?)\b"
-)
-"""A question that asks for a name, a place or a kind ("where did I", "which
-cafe do I"), not a number."""
+def _values_held(
+    context: PlanningContext, used_cols: dict[str, set[str]]
+) -> dict[str, str]:
+    """Word roots of the values of columns the plan does not read -> the column.
 
-
-def _kind_asked(q: str, drafts: list[dict[str, Any]], answer_form: str) -> list[str]:
-    """A question asking for a name answered with a number is not answered."""
-    if answer_form != "value":
-        return []
-    last = next((d for d in reversed(drafts) if d.get("tool") in (COMPUTE, RANK)), None)
-    if last is None or (last.get("arguments") or {}).get("group_by"):
-        return []
-    m = _ASKS_TEXT_RE.search(q)
-    if m is None:
-        return []
-    return [f"'{m.group(0).strip()}' (asks for a name, not the number the plan gives)"]
-
-
-_THAN_RE = re.compile(
-    r"\b(?:more|less|fewer|higher|lower|longer|shorter|bigger|smaller|faster|"
-    r"slower|heavier|lighter|better|worse|further|farther|cheaper|pricier|"
-    r"greater|warmer|colder)\b.*\bthan\b"
-    # "more than 10 km", "longer than an hour": a condition, no second side
-    r"(?!\s+(?:about\s+|around\s+|roughly\s+)?(?:[\d$€£]|an?\s|one\b|two\b|"
-    r"three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|half\b))"
-)
-
-
-def _comparison_asked(q: str, drafts: list[dict[str, Any]]) -> list[str]:
-    """Two things compared ("higher at A than at B") with no step comparing."""
-    m = _THAN_RE.search(q)
-    if m is None or any(d.get("tool") == COMBINE for d in drafts):
-        return []
-    return [f"'{m.group(0).strip()}' (a comparison no step of the plan makes)"]
-
-
-_DIMENSION_WORDS: dict[str, str] = {
-    **dict.fromkeys(
-        "weight weigh weighed weighs heavy heavier heaviest kilos".split(), "[mass]"
-    ),
-    **dict.fromkeys(
-        "distance far further farther furthest kilometres kilometers miles".split(),
-        "[length]",
-    ),
-    **dict.fromkeys("duration minutes hours".split(), "[time]"),
-    **dict.fromkeys("temperature warmest coldest hottest".split(), "[temperature]"),
-}
-"""Words that name what kind of quantity is asked."""
-
-
-def _dimension_asked(
-    rest: str, drafts: list[dict[str, Any]], cards: list[TableCard]
-) -> list[str]:
-    """A quantity asked of one kind ("weight") answered by a column of another."""
-    out: list[str] = []
-    for d in drafts:
-        args = d.get("arguments") or {}
-        target = args.get("target_column_expression")
-        if d.get("tool") not in (COMPUTE, RANK) or args.get("operator") == "count":
-            continue
-        card = next((c for c in cards if c.name == args.get("table")), None)
-        col = (
-            card.column(target)
-            if card is not None and isinstance(target, str)
-            else None
-        )
-        if col is None:
-            continue
-        have = (
-            "[currency]"
-            if col.unit in CURRENCIES
-            else (dimension(col.unit) if col.unit else None)
-        )
-        for word in words(rest):
-            want = _DIMENSION_WORDS.get(word)
-            if want is not None and want != have:
-                what = f"{col.unit}" if col.unit else "no unit"
-                out.append(
-                    f"'{word}' (asks for a {want.strip('[]')}; {col.name} is in {what})"
-                )
-                break
+    "ballymun" -> ``hours_site_log.site``.
+    """
+    out: dict[str, str] = {}
+    for card in context.table_cards:
+        for col in card.columns:
+            if col.name in used_cols.get(card.name, set()):
+                continue
+            for v in col.values:
+                for w in words(v):
+                    if len(w) > 2 and w not in STOPWORDS:
+                        out.setdefault(root(w), f"{card.name}.{col.name}")
     return out
 
 
@@ -323,6 +265,9 @@ class WordAccount:
             s = stem(word)
             if word in skip:
                 continue
+            if _is_quantity(word) and s not in named:
+                left.append(word)  # "5+0", "four": a number no slot took
+                continue
             if s in named or is_scaffolding(word) and s not in FORM_WORDS:
                 continue
             if s in FORM_WORDS:
@@ -342,18 +287,33 @@ class WordAccount:
                 continue
             left.append(word)
         left = self._synonyms_named(left, cards, used_cols, vocab)
-        subjects = []
+        subjects: list[str] = []
+        reported_names: list[str] = []
+        valued = _values_held(context, used_cols)
         for name in names_in(question):
             parts = [w for w in words(name) if len(w) > 1]  # "Dad's": "dad"
+            held = next((valued[root(w)] for w in parts if root(w) in valued), None)
+            if all(stem(w) in named for w in parts):
+                held = None  # a value the plan filters on ("Top Oil")
+            if parts and held is not None:
+                # "Ballymun" is a site of the shifts table, not whose parcels
+                # these are: a condition the plan could not apply
+                reported_names.append(
+                    f"'{name}' (a value of {held}, which the plan does not read)"
+                )
+                left = [w for w in left if w not in parts]
+                continue
             if parts and all(root(w) in about for w in parts):
                 subjects.append(name)
             elif parts and self._memory_subject(parts, context):
                 subjects.append(name)
                 left = [w for w in left if w not in parts]
-        reported = self._reported(left, vocab, cards, unused)
-        reported += _kind_asked(q, drafts, answer_form)
-        reported += _comparison_asked(q, drafts)
-        reported += _dimension_asked(rest, drafts, cards)
+        reported = reported_names + self._reported(left, vocab, cards, unused)
+        reported += kind_asked(q, drafts, answer_form)
+        reported += comparison_asked(q, drafts)
+        reported += dimension_asked(
+            rest, drafts, cards, read_intent(q, now).output_unit
+        )
         return Accounting(tuple(subjects), tuple(reported))
 
     def _names_the_kind(self, word: str, vocab: list[RecordWords]) -> bool:
@@ -415,7 +375,8 @@ class WordAccount:
                     "source",
                 ):
                     continue
-                for w in words(col.name):
+                # "time control", a label the column ``tc`` was written with
+                for w in [w for text in (col.name, *col.labels) for w in words(text)]:
                     s = stem(w)
                     if len(w) > 2 and s not in used and not is_scaffolding(w):
                         out.setdefault(s, f"{card.name}.{col.name}")
@@ -514,6 +475,9 @@ class WordAccount:
         out = []
         tables = " and ".join(c.name for c in cards)
         for word in left:
+            if _is_quantity(word):
+                out.append(f"'{word}' (a number no step of the plan uses)")
+                continue
             if stem(word) in unused:
                 out.append(
                     f"'{word}' (the column {unused[stem(word)]}, which no step reads)"

@@ -36,6 +36,7 @@ from langgraph_adamm.planning.context import PlanningContext
 from langgraph_adamm.planning.cues import (
     OPERATOR_STEMS,
     measure_words,
+    names_in,
     names_table,
     unused_names,
 )
@@ -149,14 +150,14 @@ class Composer:
         said = " ".join(out.unresolved).lower()
         for entry in found.left_out:
             word = entry.split("'")[1]
-            if word not in said:
+            if word.lower() not in said:
                 out.unresolved.append(entry)
 
     def _compose(
         self, question: str, now: datetime | date, context: PlanningContext
     ) -> tuple[ComposedPlan, RulePlan]:
         q = " ".join(fix_month_spelling(fold_accents(question)).lower().split())
-        out = ComposedPlan()
+        out = ComposedPlan(names=names_in(fold_accents(question)))
         composed = None
         for form in FORMS:
             composed = form.read(self, question, q, now, context, out)
@@ -249,6 +250,10 @@ class Composer:
             }
             if frame is not None:
                 draft["frame"] = frame.name
+            held = set(words(event))
+            names = [n for n in out.names if set(words(n.lower())) <= held]
+            if names:
+                draft["names"] = names
             out.drafts.append(draft)
         return first
 

@@ -67,6 +67,9 @@ _NOT_NAMES = frozenset(
 )
 
 
+_ASKER = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
+
+
 def names_in(question: str) -> list[str]:
     """Capitalised names in a question ("Blue Door"), not its first word."""
     found = []
@@ -79,6 +82,8 @@ def names_in(question: str) -> list[str]:
             name = more
         if name.lower() in _NOT_NAMES or name.lower().startswith(tuple(_NOT_NAMES)):
             name = " ".join(w for w in name.split() if w.lower() not in _NOT_NAMES)
+        # "What was the first FG I recorded": the asker is no part of a name
+        name = " ".join(w for w in name.split() if w.lower() not in _ASKER)
         if name:
             found.append(name)
     return found
@@ -239,9 +244,17 @@ def amount_words(text: str) -> bool:
 
 
 def _names_plural(text: str, column: str) -> bool:
-    """Whether a question names a column in the plural ("pages" for pages)."""
-    last = stem(words(column)[-1]) if words(column) else ""
-    return any(w.endswith("s") and stem(w) == last and w != last for w in words(text))
+    """Whether a question names a column in the plural.
+
+    "pages" for ``pages``; "the most bottles" for ``bottles_filled``, a count
+    the column holds.
+    """
+    parts = words(column)
+    last = stem(parts[-1]) if parts else ""
+    asked = words(text)
+    return any(w.endswith("s") and stem(w) == last and w != last for w in asked) or any(
+        p.endswith("s") and len(p) > 3 and p in asked for p in parts
+    )
 
 
 def column_of(plan: RulePlan, context: PlanningContext) -> ColumnCard | None:

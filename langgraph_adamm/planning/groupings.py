@@ -28,6 +28,7 @@ from langgraph_adamm.planning.cues import (
     amount_words,
     measure_operator,
 )
+from langgraph_adamm.planning.dates import find_date_ranges
 from langgraph_adamm.planning.forms import (
     ComposedPlan,
     Form,
@@ -170,6 +171,13 @@ def compose_top_group_measure(
     return plan
 
 
+def _without_dates(q: str, now: datetime | date) -> str:
+    """A question without its date phrases."""
+    for dr in find_date_ranges(q, now):
+        q = q.replace(dr.text.lower(), " ")
+    return " ".join(q.split())
+
+
 def _group_column(
     composer: PartReader,
     card: TableCard,
@@ -191,6 +199,12 @@ def _group_column(
         for n in nouns
         for c in texts
         if stem(n) in [stem(t) for t in words(c.name)]
+    ] + [  # "what time control": a label ``tc`` was written with, whole
+        c.name
+        for c in texts
+        for label in c.labels
+        if len(words(label)) > 1
+        and [stem(t) for t in words(label)] == [stem(n) for n in nouns]
     ]
     if noun in BUCKETS:
         return BUCKETS[noun]
@@ -222,14 +236,16 @@ def compose_grouped(
         return None
     noun = None
     form = "group"
+    # "which pool do I go to most (in October)?": most of what is left
+    # unsaid, how often
+    how_often = re.search(r"\b(?:the\s+)?most\s*[?.!]*$", _without_dates(q, now))
     aggregate = bool(
         SUM_CUES.search(q)
         or AVG_CUES.search(q)
         or COUNT_CUES.search(q)
         or set(words(q)) & MONEY_VERBS
         or amount_words(q)
-        # "which pool do I go to most?": most of what is left unsaid, how often
-        or re.search(r"\b(?:the\s+)?most\s*[?.!]*$", q)
+        or how_often
     )
     where = _WHERE_RE.match(q)
     if where is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
@@ -288,6 +304,7 @@ def compose_grouped(
             r"\b(?:order|ordered|buy|bought|visit|visited|go|went|drink|drank)\b",
             q,
         )
+        or how_often
     ) and not (set(words(q)) & MONEY_VERBS)
     if column is not None and is_volume(column.unit):
         counted = False  # "the week she drank the most milk": a volume

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
 
+from langgraph_adamm.analytic.units import CURRENCIES, dimension, spelled_unit
 from langgraph_adamm.analytic.values import (
     canonical_unit,
     parse_value,
 )
 from langgraph_adamm.planning.dates import (
+    NUMBER_WORDS,
     DateRange,
     find_date_range,
     fix_month_spelling,
@@ -114,14 +116,20 @@ _CONDITION_OPS: list[tuple[str, str]] = [
     ("=", r"(?:exactly|equal\s+to)"),
 ]
 _NUM = r"[$€£]?\s?-?\d[\d,]*(?:\.\d+)?(?:\s?k\b)?\s*(?:%|[$€£]|[a-z]+(?:/[a-z]+)?)?"
+_WORD_NUMBERS = {**{k: v for k, v in NUMBER_WORDS.items() if k != "a"}, "an": 1}
+_WORD_NUM = (
+    r"(?:" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\s+[a-z]+"
+)
+"""A count written as a word and what it counts ("four hours", "an hour"): a
+condition's value only where a unit follows (see :func:`_conditions`)."""
 _PREFIX_COND = re.compile(
     r"(?P<op>"
     + "|".join(f"(?:{p})" for _, p in _CONDITION_OPS)
-    + rf")\s+(?P<val>{_NUM})"
+    + rf")\s+(?P<val>{_NUM}|\b{_WORD_NUM}\b)"
 )
 _SUFFIX_COND = re.compile(
     rf"(?P<val>{_NUM})\s*(?P<op>or\s+(?:more|above|higher|longer|greater|over|"
-    r"less|fewer|below|lower|under|shorter)|plus|\+)"
+    r"less|fewer|below|lower|under|shorter)|plus|\+(?![\d.]))"
 )
 _IN_UNIT_RE = re.compile(r"\bin\s+([a-z%$€£]+)\b")
 
@@ -180,6 +188,12 @@ def _conditions(rest: str) -> list[Condition]:
                 text = (
                     text[: text.rfind(tail.group(0))] if regex is _PREFIX_COND else text
                 )
+            spelled = raw.split(maxsplit=1)
+            if spelled[0] in _WORD_NUMBERS:
+                # "longer than four hours": a count in words, then its unit
+                if len(spelled) < 2 or unit_of(spelled[1]) is None:
+                    continue
+                raw = f"{_WORD_NUMBERS[spelled[0]]} {spelled[1]}"
             parsed = parse_value(re.sub(r"(\d)\s?k\b", r"\g<1>000", raw))
             if parsed.number is None:
                 continue
@@ -236,6 +250,10 @@ def read_intent(question: str, now: datetime | date) -> Intent:
         and re.search(r"\bhow\s+(?:far|long|much\s+time)\b", rest)
     ):  # "how far did I run during the week of the 16th": the distance in all
         found.append(("sum", "how far"))
+    if not found and date_range is not None and date_range.start != date_range.end:
+        added = _added_amount(rest)
+        if added is not None:  # "litres brewed in November": all of them
+            found.append(("sum", added))
     if not found and re.search(r"\b(?:spen[dt]|paid|pay|cost)\b", rest):
         found.append(("sum", "spent"))  # "what did I spend on coffees": a total
     operator = found[0][0] if found else None
@@ -286,6 +304,26 @@ def read_intent(question: str, now: datetime | date) -> Intent:
         now if isinstance(now, datetime) else None,
         q,
     )
+
+
+_ADDED = frozenset({"[length]", "[length] ** 3", "[time]"})
+"""Dimensions whose amounts over a period add up: distance, volume, time."""
+
+
+def _added_amount(rest: str) -> str | None:
+    """A unit named in the plural whose amounts add up ("litres", "hours").
+
+    With a period and no operator word, "litres brewed in November" asks for
+    all of them; a weight or a temperature ("kilos in March") does not add.
+    """
+    for word in rest.split():
+        word = word.strip("?.,!")
+        if len(word) < 4 or not word.endswith("s") or word in STOPWORDS:
+            continue
+        unit = spelled_unit(word)
+        if unit is not None and (unit in CURRENCIES or dimension(unit) in _ADDED):
+            return word
+    return None
 
 
 def _condition_op(text: str) -> str:

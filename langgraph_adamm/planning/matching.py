@@ -264,7 +264,25 @@ def values_named(
     for h in hits:  # "black" and "Black" are one value named
         seen.setdefault(h.lower(), h)
     hits = list(seen.values())
-    return [h for h in hits if not any(h != o and h.lower() in o.lower() for o in hits)]
+    hits = [h for h in hits if not any(h != o and h.lower() in o.lower() for o in hits)]
+    return hits + [o for h in hits for o in _written_out(h, values) if o not in hits]
+
+
+def _written_out(name: str, values: tuple[str, ...]) -> list[str]:
+    """The one longer value a name is the first name of ("Marek Nowak").
+
+    People log a person by first name one day and in full the next: both are
+    the person the question names. Only a capitalised one-word value, and one
+    capitalised two-word value that begins with it.
+    """
+    if " " in name or len(name) < 3 or not name[:1].isupper():
+        return []
+    longer = [
+        o
+        for o in values
+        if len(o.split()) == 2 and o.split()[0] == name and o.split()[1][:1].isupper()
+    ]
+    return longer if len(longer) == 1 else []
 
 
 _SPEND_STEMS = frozenset({"spend", "pay", "cost", "expense", "expens", "expensive"})

@@ -519,7 +519,18 @@ class RulePlanner:
     def _call(self, intent: Intent, m: _Mapping) -> AnalyticCall:
         op = m.operator
         table = m.table.name
-        if intent.answer in ("date", "column") and m.target is not None:
+        # "what FG did the first beer I bottled finish at": the asked noun is
+        # a number, the first record's value is the answer
+        value_of_first = (
+            intent.answer == "column"
+            and m.answer_column is None
+            and op in ("first", "latest")
+        )
+        if (
+            intent.answer in ("date", "column")
+            and m.target is not None
+            and not (value_of_first)
+        ):
             order = "desc" if op in ("max", "latest") else "asc"
             args: dict[str, Any] = {
                 "table": table,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
@@ -30,6 +30,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from langgraph_adamm.analytic.values import convert_units, convertible
+from langgraph_adamm.planning.cards import MEMORY_WORD_ROUNDS, RecordWords
 from langgraph_adamm.planning.context import Embed
 from langgraph_adamm.planning.dating import dating, parse_time
 from langgraph_adamm.planning.events import EventFrame, frame_named, told_like
@@ -91,11 +92,29 @@ class StepValue:
     evidence: tuple[str, ...]
 
 
+def unheard_name(names: Iterable[str], memory: RecordWords | None) -> str | None:
+    """A name of an event phrase that no round of the memory holds, if any.
+
+    "Since joining the Clontarf club" where no round says "Clontarf" names an
+    event that never happened. Only the memory's latest rounds are read for
+    its words (:data:`~.cards.MEMORY_WORD_ROUNDS`): where they are not all
+    of its rounds, no name is said unheard.
+    """
+    if memory is None or not memory.rounds or memory.rounds >= MEMORY_WORD_ROUNDS:
+        return None
+    for name in names:
+        parts = [w for w in words(name) if len(w) > 2 and w not in STOPWORDS]
+        if parts and all(memory.counts.get(root(w), 0) == 0 for w in parts):
+            return name
+    return None
+
+
 def anchor_unit(
     step: dict[str, Any],
     embed: Embed | None = None,
     records: frozenset[str] | set[str] = frozenset(),
     share: Callable[[str], float] | None = None,
+    unheard: str | None = None,
 ) -> dict[str, Any] | None:
     """The event an EventLocate step anchors on: its best unit, if convincing.
 
@@ -118,6 +137,9 @@ def anchor_unit(
     """
     if "anchor" in step:  # decided when the step ran
         return dict(step["anchor"]) if step["anchor"] else None
+    if unheard is not None:
+        step["anchor_unsure"] = f"no round of the memory mentions '{unheard}'"
+        return None
     units = (step.get("result") or {}).get("units") or []
     if step.get("error") or not units:
         return None

@@ -1,0 +1,168 @@
+"""What a question asks of its answer, checked against the plan made for it.
+
+Accounting (:mod:`.accounting`) sorts the words a plan left; these checks read
+the question as a whole against the plan's last analytic step: a name asked
+for and a number given ("which cafe did I ..."), two things compared and no
+step comparing ("higher at A than at B"), a quantity of one kind answered by a
+column of another ("weight" from a distance; "how many kg" or "in kg" from a
+column in km). Each finding is an ``unresolved`` entry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph_adamm.analytic.units import CURRENCIES, dimension, spelled_unit
+from langgraph_adamm.analytic.values import convertible
+from langgraph_adamm.planning.context import TableCard
+from langgraph_adamm.planning.question_words import CALENDAR
+from langgraph_adamm.planning.text import STOPWORDS, stem, words
+from langgraph_adamm.tools.names import COMBINE, COMPUTE, RANK
+
+_ASKS_TEXT_RE = re.compile(
+    r"^(?:where|who|whom)\b|\b(?:where|who)\s+(?:did|do|does|have|has|was|is|were)\b"
+    r"|\b(?:which|what)\s+(?!(?:was|is|were|are|did|do|does|has|have|had|i|we|my|"
+    r"the|kind|type|sort|time|day|date|days|week|weeks|month|months|year|night|"
+    r"weekday|percent|percentage|share|proportion|fraction)\b)[a-z]+\s+"
+    r"(?:did|do|does|have|has|had|was|is|were|gets?|got|brings?|costs?)\b"
+)
+"""A question that asks for a name, a place or a kind ("where did I", "which
+cafe do I"), not a number."""
+
+
+def kind_asked(q: str, drafts: list[dict[str, Any]], answer_form: str) -> list[str]:
+    """A question asking for a name answered with a number is not answered."""
+    if answer_form != "value":
+        return []
+    last = next((d for d in reversed(drafts) if d.get("tool") in (COMPUTE, RANK)), None)
+    if last is None or (last.get("arguments") or {}).get("group_by"):
+        return []
+    m = _ASKS_TEXT_RE.search(q)
+    if m is None:
+        return []
+    target = str((last.get("arguments") or {}).get("target_column_expression"))
+    asked = words(m.group(0))
+    if (
+        len(asked) > 1
+        and asked[0] in ("which", "what")
+        and stem(asked[1]) in {stem(w) for w in words(target)}
+    ):
+        return []  # "what FG did ...": the number the plan gives is the FG
+    return [f"'{m.group(0).strip()}' (asks for a name, not the number the plan gives)"]
+
+
+_THAN_RE = re.compile(
+    r"\b(?:more|less|fewer|higher|lower|longer|shorter|bigger|smaller|faster|"
+    r"slower|heavier|lighter|better|worse|further|farther|cheaper|pricier|"
+    r"greater|warmer|colder)\b.*\bthan\b"
+    # "more than 10 km", "longer than an hour": a condition, no second side
+    r"(?!\s+(?:about\s+|around\s+|roughly\s+)?(?:[\d$€£]|an?\s|one\b|two\b|"
+    r"three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|half\b))"
+)
+
+
+def comparison_asked(q: str, drafts: list[dict[str, Any]]) -> list[str]:
+    """Two things compared ("higher at A than at B") with no step comparing."""
+    m = _THAN_RE.search(q)
+    if m is None or any(d.get("tool") == COMBINE for d in drafts):
+        return []
+    return [f"'{m.group(0).strip()}' (a comparison no step of the plan makes)"]
+
+
+_DIMENSION_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        "weight weigh weighed weighs heavy heavier heaviest kilos".split(), "[mass]"
+    ),
+    **dict.fromkeys(
+        "distance far further farther furthest kilometres kilometers miles".split(),
+        "[length]",
+    ),
+    **dict.fromkeys("duration minutes hours".split(), "[time]"),
+    **dict.fromkeys("temperature warmest coldest hottest".split(), "[temperature]"),
+}
+"""Words that name what kind of quantity is asked."""
+
+
+def _dimension_name(dim: str) -> str:
+    """A dimension in words: "[length] ** 3" -> "a volume"."""
+    names = {"[length] ** 3": "volume", "[length] ** 2": "area"}
+    return "a " + names.get(dim, dim.strip("[]"))
+
+
+def _unit_dimension(word: str) -> str | None:
+    """The dimension of a unit the question names ("kg": mass), if it has one."""
+    # "s" of "Mam's", "has" (ha), "month" (a bucket, not a unit asked)
+    if len(word) < 2 or word in STOPWORDS or stem(word) in CALENDAR:
+        return None
+    unit = spelled_unit(word)  # as people write units: "dad" is no deca-day
+    if unit is None or "/" in unit:
+        return None
+    dim = "[currency]" if unit in CURRENCIES else dimension(unit)
+    return dim if dim in _ASKED_DIMENSIONS else None
+
+
+_ASKED_DIMENSIONS = frozenset(
+    {"[length]", "[mass]", "[time]", "[temperature]", "[length] ** 3", "[currency]"}
+)
+"""Dimensions a unit word asks for; a counted noun ("steps") is none."""
+
+
+def dimension_asked(
+    rest: str,
+    drafts: list[dict[str, Any]],
+    cards: list[TableCard],
+    asked_unit: str | None = None,
+) -> list[str]:
+    """A quantity asked of one kind answered by a column of another.
+
+    Asked by a word ("weight"), a unit ("how many kg") or the unit to answer
+    in ("in kg").
+    """
+    out: list[str] = []
+    for d in drafts:
+        args = d.get("arguments") or {}
+        target = args.get("target_column_expression")
+        if d.get("tool") not in (COMPUTE, RANK) or args.get("operator") == "count":
+            continue
+        card = next((c for c in cards if c.name == args.get("table")), None)
+        col = (
+            card.column(target)
+            if card is not None and isinstance(target, str)
+            else None
+        )
+        if col is None:
+            continue
+        have = (
+            "[currency]"
+            if col.unit in CURRENCIES
+            else (dimension(col.unit) if col.unit else None)
+        )
+        ratio = "/" in str(col.unit) or "/" in str(target)
+        said = words(rest)
+        per = {b for a, b in zip(said, said[1:], strict=False) if a == "per"}
+        if (
+            asked_unit is not None
+            and not ratio
+            and not convertible(col.unit, asked_unit)
+        ):
+            what = f"{col.unit}" if col.unit else "no unit"
+            out.append(
+                f"'in {asked_unit}' (a unit {col.name}, in {what}, cannot be given in)"
+            )
+            continue
+        for word in words(rest):
+            want = _DIMENSION_WORDS.get(word) or (
+                None if ratio or word in per else _unit_dimension(word)
+            )
+            if want is not None and want != have:
+                what = f"{col.unit}" if col.unit else "no unit"
+                out.append(
+                    f"'{word}' (asks for {_dimension_name(want)}; {col.name} is in "
+                    f"{what})"
+                )
+                break
+    return out
+
+
+__all__ = ["comparison_asked", "dimension_asked", "kind_asked"]

@@ -11,6 +11,7 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
+from langgraph_adamm.planning.compose import answer_format_read
 from langgraph_adamm.planning.question_words import main_verbs
 from langgraph_adamm.planning.text import root
 
@@ -225,3 +226,36 @@ def test_which_group_most_before_a_period_counts_records(mem):
     out = ask(mem, "Which park did I walk Biscuit at most in May?")
     parks = [park for *_, park in may(WALKS)]
     assert out["value"] == max(PARKS, key=parks.count)
+
+
+def test_two_adjacent_months_or_ed_answer_with_the_winner(mem):
+    out = ask(mem, "Did Biscuit walk further in April or May?")
+    april = sum(km for d, km, _, _ in WALKS if d.month == 4)
+    may_km = sum(km for _, km, _, _ in may(WALKS))
+    assert out["unresolved"] == []
+    assert str(out["value"]).startswith("2026-04" if april > may_km else "2026-05")
+
+
+def test_a_sentence_saying_how_to_answer_is_read_as_such():
+    assert (
+        answer_format_read("Which week did I walk most? Give me the Monday's date.")
+        == "Which week did I walk most?"
+    )
+    assert (
+        answer_format_read("how long did I walk at the park? in hours pls")
+        == "how long did I walk at the park, in hours?"
+    )
+    assert answer_format_read("How far? And why?") == "How far? And why?"
+
+
+def test_the_monday_asked_for_is_the_week_answered(mem):
+    out = ask(
+        mem,
+        "Which week did I walk Biscuit furthest in total? Give me the Monday's date.",
+    )
+    weeks: dict[date, float] = {}
+    for d, km, _, _ in WALKS:
+        monday = d - timedelta(days=d.weekday())
+        weeks[monday] = weeks.get(monday, 0.0) + km
+    assert out["unresolved"] == []
+    assert str(out["value"]).startswith(str(max(weeks, key=weeks.get)))

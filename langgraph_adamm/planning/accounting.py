@@ -293,8 +293,8 @@ class WordAccount:
         for name in names_in(question):
             parts = [w for w in words(name) if len(w) > 1]  # "Dad's": "dad"
             held = next((valued[root(w)] for w in parts if root(w) in valued), None)
-            if all(stem(w) in named for w in parts):
-                held = None  # a value the plan filters on ("Top Oil")
+            if parts and all(stem(w) in named for w in parts):
+                continue  # a value the plan filters on ("Top Oil"), a column ("OG")
             if parts and held is not None:
                 # "Ballymun" is a site of the shifts table, not whose parcels
                 # these are: a condition the plan could not apply

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from langgraph_adamm.planning.anchors import (
@@ -221,7 +221,10 @@ def compose_either(
         rf"\b(?:{COMPARE_WORDS}|most|least)\b", q
     ):
         return None
-    plan = composer.map_part(q, now, context, values_only=True)
+    months = _two_months(q, now)
+    plan = composer.map_part(
+        q, now, context, values_only=True, date_range=None if months else True
+    )
     if plan.analytic is None:
         plan = composer.map_part(q, now, context, values_only=True, operator="sum")
     analytic = plan.analytic
@@ -235,6 +238,16 @@ def compose_either(
         and isinstance(f.get("value"), list)
         and len(f["value"]) == 2
     ]
+    if months is not None:  # "higher in October or November": the two months
+        filters = [f for f in filters if f.get("column") != "time"]
+        filters.append(
+            {
+                "column": "time",
+                "op": "between",
+                "value": [months[0].isoformat(), months[1].isoformat()],
+            }
+        )
+        pair = [{"column": "month", "value": ["the first month", "the second"]}]
     if not pair:
         return None
     card = context.table(analytic.arguments["table"])
@@ -256,9 +269,43 @@ def compose_either(
     out.plan.append({"goal": f"which of {values} by {op}", "tool": RANK})
     out.drafts.append({"tool": RANK, "arguments": args})
     out.answer_form = "group"
-    composer.check_rest(question, q, plan, context, out)
+    composer.check_rest(
+        question, _MONTH_RE.sub(" ", q) if months else q, plan, context, out
+    )
     out.notes.extend(plan.notes)
     return plan
+
+
+_MONTH_RE = re.compile(
+    r"(?:\b(?:in|or|and)\s+)?\b(january|february|march|april|may|june|july|august|september|"
+    r"october|november|december)\b"
+)
+
+
+def _two_months(q: str, now: datetime | date) -> tuple[date, date] | None:
+    """The first and last day of two whole, adjacent months a question names.
+
+    "Was it higher in October or November": grouped by month over just those
+    two, the winner is the answer. Months apart would let a month between
+    them win, so only adjacent ones.
+    """
+    named = [
+        m.group(1)
+        for m in _MONTH_RE.finditer(q)
+        if m.group(1) != "may" or m.group(0) != "may"  # "in/or May", no modal
+    ]
+    found = [find_date_range(f"in {name}", now) for name in dict.fromkeys(named)]
+    ranges = [r for r in found if r is not None]
+    if len(ranges) != 2:
+        return None
+    a, b = sorted(ranges, key=lambda r: r.start)
+    for r in (a, b):
+        after = r.end + timedelta(days=1)
+        if r.start.day != 1 or after.day != 1 or r.start.month != r.end.month:
+            return None
+    if a.end + timedelta(days=1) != b.start:
+        return None
+    return a.start, b.end
 
 
 def compose_comparison(

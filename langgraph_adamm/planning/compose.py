@@ -57,6 +57,39 @@ from langgraph_adamm.planning.rule_planner import (
 from langgraph_adamm.planning.text import STOPWORDS, fold_accents, stem, words
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE
 
+_TAIL_UNIT_RE = re.compile(
+    r"^\s*(?:and\s+)?(?:just\s+)?(?:in|as)\s+(?P<unit>[a-z%$€£]+)"
+    r"(?:\s+(?:please|pls|plz|thanks|ta))?\s*[.!?]*\s*$",
+    re.I,
+)
+_TAIL_LABEL_RE = re.compile(
+    r"^\s*(?:and\s+)?(?:just\s+|please\s+)?(?:give|tell|show)\s+me\s+(?:just\s+)?"
+    r"(?:the\s+)?(?:monday|monday's|mondays|week's\s+monday|start|first\s+day|"
+    r"date|month|month's\s+name|name\s+of\s+the\s+month)"
+    r"(?:'s)?(?:\s+(?:date|of\s+(?:the|that)\s+week))?"
+    r"(?:\s+(?:please|pls|plz|thanks))?\s*[.!?]*\s*$",
+    re.I,
+)
+
+
+def answer_format_read(question: str) -> str:
+    """A question without the sentence after it that says how to answer.
+
+    "Which week did I play most? Give me the Monday's date": a week is
+    answered with its Monday's date anyway. "... at the board? in hours pls":
+    the unit moves into the question ("..., in hours?"), where it is read.
+    Any other second sentence stays.
+    """
+    head, mark, tail = question.partition("?")
+    if not mark or not tail.strip():
+        return question
+    unit = _TAIL_UNIT_RE.match(tail)
+    if unit is not None:
+        return f"{head.rstrip()}, in {unit.group('unit')}?"
+    if _TAIL_LABEL_RE.match(tail):
+        return head + mark
+    return question
+
 
 class Composer:
     """Reads a question in parts and composes the steps that answer it."""
@@ -107,6 +140,7 @@ class Composer:
         a name the records are about is read as their subject, a content word
         no step used is reported in ``unresolved``.
         """
+        question = answer_format_read(question)
         out, plan = self._compose(question, now, context)
         drafts, form, column = out.drafts, out.answer_form, out.answer_column
         if not out.composed and plan.analytic is not None:

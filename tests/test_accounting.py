@@ -259,3 +259,13 @@ def test_the_monday_asked_for_is_the_week_answered(mem):
         weeks[monday] = weeks.get(monday, 0.0) + km
     assert out["unresolved"] == []
     assert str(out["value"]).startswith(str(max(weeks, key=weeks.get)))
+
+
+def test_a_month_no_step_covers_is_reported(mem):
+    # read as April alone, April's figure would be stated as the answer
+    out = ask(mem, "How far did Biscuit walk in April and May?")
+    assert out["value"] is None or out["value"] == pytest.approx(
+        sum(km for d, km, _, _ in WALKS if d.month in (4, 5))
+    ), out["answer"]
+    if out["value"] is None:
+        assert any("'May'" in u for u in out["unresolved"]), out["unresolved"]

@@ -31,7 +31,12 @@ from typing import Any
 
 from langgraph_adamm.analytic.units import CURRENCIES, dimension
 from langgraph_adamm.planning.anchors import find_anchors
-from langgraph_adamm.planning.asked import comparison_asked, dimension_asked, kind_asked
+from langgraph_adamm.planning.asked import (
+    comparison_asked,
+    dimension_asked,
+    kind_asked,
+    months_asked,
+)
 from langgraph_adamm.planning.cards import RecordWords
 from langgraph_adamm.planning.context import PlanningContext, TableCard
 from langgraph_adamm.planning.cues import names_in
@@ -314,6 +319,12 @@ class WordAccount:
         reported += dimension_asked(
             rest, drafts, cards, read_intent(q, now).output_unit
         )
+        said = " ".join(reported).lower()
+        reported += [
+            m
+            for m in months_asked(question, drafts)
+            if m.split("'")[1].lower() not in said
+        ]
         return Accounting(tuple(subjects), tuple(reported))
 
     def _names_the_kind(self, word: str, vocab: list[RecordWords]) -> bool:

@@ -11,11 +11,13 @@ column in km). Each finding is an ``unresolved`` entry.
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from langgraph_adamm.analytic.units import CURRENCIES, dimension, spelled_unit
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import TableCard
+from langgraph_adamm.planning.dates import MONTHS as MONTH_NUMBERS
 from langgraph_adamm.planning.question_words import CALENDAR
 from langgraph_adamm.planning.text import STOPWORDS, stem, words
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, RANK
@@ -165,4 +167,60 @@ def dimension_asked(
     return out
 
 
-__all__ = ["comparison_asked", "dimension_asked", "kind_asked"]
+_MONTH_WORD_RE = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)\b",
+    re.I,
+)
+
+
+def months_asked(question: str, drafts: list[dict[str, Any]]) -> list[str]:
+    """A month the question names that no step's period covers.
+
+    "Did I walk further in April or May?" read as April alone states April's
+    figure as the answer; the May no step covers is reported. Only plans whose
+    periods are all dates are checked (an event's day is known only when the
+    steps run), and "may" only written as a name ("May").
+    """
+    named = [
+        m.group(1)
+        for m in _MONTH_WORD_RE.finditer(question)
+        if m.group(1).lower() != "may" or m.group(1) == "May"
+    ]
+    if not named:
+        return []
+    covered: set[int] = set()
+    for d in drafts:
+        for f in (d.get("arguments") or {}).get("optional_column_filters") or []:
+            if f.get("column") != "time":
+                continue
+            value = f.get("value")
+            ends = value if isinstance(value, list) else [value]
+            if any(not isinstance(v, str) or v.startswith("$") for v in ends):
+                return []
+            try:
+                days = [date.fromisoformat(v[:10]) for v in ends]
+            except ValueError:
+                return []
+            if f.get("op") == "between" and len(days) == 2:
+                first, last = days
+            elif f.get("op") in ("<=", "<"):
+                first, last = date(days[0].year - 1, days[0].month, 1), days[0]
+            elif f.get("op") in (">=", ">"):
+                first, last = days[0], date(days[0].year + 1, days[0].month, 1)
+            else:
+                first = last = days[0]
+            month = date(first.year, first.month, 1)
+            while month <= last and len(covered) < 12:
+                covered.add(month.month)
+                month = date(month.year + month.month // 12, month.month % 12 + 1, 1)
+    if not covered and not any((d.get("arguments") or {}).get("table") for d in drafts):
+        return []
+    return [
+        f"'{name}' (a month no step's period covers)"
+        for name in dict.fromkeys(named)
+        if MONTH_NUMBERS[name.lower()] not in covered
+    ]
+
+
+__all__ = ["comparison_asked", "dimension_asked", "kind_asked", "months_asked"]

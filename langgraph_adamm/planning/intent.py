@@ -316,8 +316,7 @@ def _added_amount(rest: str) -> str | None:
     With a period and no operator word, "litres brewed in November" asks for
     all of them; a weight or a temperature ("kilos in March") does not add.
     """
-    for word in rest.split():
-        word = word.strip("?.,!")
+    for word in re.findall(r"[a-z]+", rest):  # "hours-wise": "hours"
         if len(word) < 4 or not word.endswith("s") or word in STOPWORDS:
             continue
         unit = spelled_unit(word)

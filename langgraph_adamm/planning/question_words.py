@@ -44,6 +44,7 @@ SCAFFOLDING = frozenset(
     through something anything single whole given give put pick picked rack
     racked clock clocked manage managed into use used using fill fills refill
     sitting sittings outing outings
+    wise pls plz
     """.split()
 )
 """Words that ask, never what is asked about."""

@@ -269,3 +269,9 @@ def test_a_month_no_step_covers_is_reported(mem):
     ), out["answer"]
     if out["value"] is None:
         assert any("'May'" in u for u in out["unresolved"]), out["unresolved"]
+
+
+def test_an_amount_asked_x_wise_over_a_period_is_a_total(mem):
+    out = ask(mem, "What did Biscuit clock up in May, kilometres-wise?")
+    assert out["value"] == pytest.approx(sum(km for _, km, _, _ in may(WALKS)))
+    assert out["unresolved"] == []

@@ -12,6 +12,7 @@ import pytest
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.planning.compose import answer_format_read
+from langgraph_adamm.planning.matching import values_named
 from langgraph_adamm.planning.question_words import main_verbs
 from langgraph_adamm.planning.text import root
 
@@ -275,3 +276,51 @@ def test_an_amount_asked_x_wise_over_a_period_is_a_total(mem):
     out = ask(mem, "What did Biscuit clock up in May, kilometres-wise?")
     assert out["value"] == pytest.approx(sum(km for _, km, _, _ in may(WALKS)))
     assert out["unresolved"] == []
+
+
+def test_review_cases_are_read_as_meant():
+    from datetime import datetime
+
+    from langgraph_adamm.planning.asked import months_asked
+    from langgraph_adamm.planning.comparisons import _two_months
+    from langgraph_adamm.planning.intent import read_intent
+
+    april = [
+        {
+            "tool": "compute",
+            "arguments": {
+                "table": "walk_log",
+                "optional_column_filters": [
+                    {
+                        "column": "time",
+                        "op": "between",
+                        "value": ["2026-04-01", "2026-04-30"],
+                    }
+                ],
+            },
+        }
+    ]
+    assert months_asked("May I know how far I walked in April?", april) == []
+    assert months_asked("How often at the March Hare in April?", april) == []
+    assert months_asked("How far in April, May and June?", april) == [
+        "'May' (a month no step's period covers)",
+        "'June' (a month no step's period covers)",
+    ]
+    # a year written is read by the sides' dates, not as this year's months
+    assert (
+        _two_months("higher in October 2023 or November 2023", datetime(2025, 3, 10))
+        is None
+    )
+    now = datetime(2026, 6, 1)
+    assert (
+        read_intent("What was my pace in minutes per km in May?", now).operator is None
+    )
+    assert (
+        read_intent("Which days in May did I walk in Hill Park?", now).operator is None
+    )
+    assert values_named(
+        "did i see marek or anna more", ("Marek", "Marek Nowak", "Anna")
+    ) == [
+        "Marek",
+        "Anna",
+    ]

@@ -125,6 +125,8 @@ def _filter_values(drafts: Iterable[dict[str, Any]]) -> list[str]:
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, str):
                     out.append(v)
+                elif isinstance(v, int | float) and not isinstance(v, bool):
+                    out.append(f"{v:g}")  # "games with 4 players": the 4 is used
     return out
 
 

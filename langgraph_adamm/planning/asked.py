@@ -168,10 +168,14 @@ def dimension_asked(
 
 
 _MONTH_WORD_RE = re.compile(
-    r"\b(January|February|March|April|May|June|July|August|September|October|"
-    r"November|December)\b",
+    r"(?:\b(?:in|of|or|and|since|before|after|until|till|between|from|to|during|"
+    r"through|last|this|next|early|late|mid|whole|all)|,)\s+(?:early\s+|late\s+|mid-?)?"
+    r"(January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)\b(?!(?-i:\s+[A-Z]))",
     re.I,
 )
+"""A month as a period: after a word that opens one ("in May", "April or May"),
+not "May I ...", and not the first word of a name ("the March Hare")."""
 
 
 def months_asked(question: str, drafts: list[dict[str, Any]]) -> list[str]:
@@ -202,14 +206,17 @@ def months_asked(question: str, drafts: list[dict[str, Any]]) -> list[str]:
                 days = [date.fromisoformat(v[:10]) for v in ends]
             except ValueError:
                 return []
-            if f.get("op") == "between" and len(days) == 2:
-                first, last = days
-            elif f.get("op") in ("<=", "<"):
-                first, last = date(days[0].year - 1, days[0].month, 1), days[0]
-            elif f.get("op") in (">=", ">"):
-                first, last = days[0], date(days[0].year + 1, days[0].month, 1)
-            else:
-                first = last = days[0]
+            try:
+                if f.get("op") == "between" and len(days) == 2:
+                    first, last = days
+                elif f.get("op") in ("<=", "<"):
+                    first, last = date(days[0].year - 1, days[0].month, 1), days[0]
+                elif f.get("op") in (">=", ">"):
+                    first, last = days[0], date(days[0].year + 1, days[0].month, 1)
+                else:
+                    first = last = days[0]
+            except ValueError:  # year 1 or 9999: every month
+                return []
             month = date(first.year, first.month, 1)
             while month <= last and len(covered) < 12:
                 covered.add(month.month)

@@ -289,6 +289,8 @@ def _two_months(q: str, now: datetime | date) -> tuple[date, date] | None:
     two, the winner is the answer. Months apart would let a month between
     them win, so only adjacent ones.
     """
+    if re.search(r"\d", q):
+        return None  # "October 2023", "the 3rd of May": read by the sides' dates
     named = [
         m.group(1)
         for m in _MONTH_RE.finditer(q)

@@ -306,6 +306,9 @@ def read_intent(question: str, now: datetime | date) -> Intent:
     )
 
 
+_BUCKET_WORDS = frozenset(
+    "days nights weeks weekends months years mornings evenings".split()
+)
 _ADDED = frozenset({"[length]", "[length] ** 3", "[time]"})
 """Dimensions whose amounts over a period add up: distance, volume, time."""
 
@@ -316,8 +319,17 @@ def _added_amount(rest: str) -> str | None:
     With a period and no operator word, "litres brewed in November" asks for
     all of them; a weight or a temperature ("kilos in March") does not add.
     """
-    for word in re.findall(r"[a-z]+", rest):  # "hours-wise": "hours"
+    said = re.findall(r"[a-z]+", rest)  # "hours-wise": "hours"
+    for i, word in enumerate(said):
         if len(word) < 4 or not word.endswith("s") or word in STOPWORDS:
+            continue
+        before = said[i - 1] if i else ""
+        after = said[i + 1] if i + 1 < len(said) else ""
+        if (
+            word in _BUCKET_WORDS  # "which days in May"
+            or "per" in (before, after)  # "minutes per km": a rate
+            or before in ("in", "as", "which", "what")  # "in minutes": the unit
+        ):
             continue
         unit = spelled_unit(word)
         if unit is not None and (unit in CURRENCIES or dimension(unit) in _ADDED):

@@ -265,7 +265,9 @@ def values_named(
         seen.setdefault(h.lower(), h)
     hits = list(seen.values())
     hits = [h for h in hits if not any(h != o and h.lower() in o.lower() for o in hits)]
-    return hits + [o for h in hits for o in _written_out(h, values) if o not in hits]
+    if len(hits) != 1:  # "Marek or Anna": two sides, each as written
+        return hits
+    return hits + [o for o in _written_out(hits[0], values) if o not in hits]
 
 
 def _written_out(name: str, values: tuple[str, ...]) -> list[str]:

@@ -143,22 +143,21 @@ def dimension_asked(
         ratio = "/" in str(col.unit) or "/" in str(target)
         said = words(rest)
         per = {b for a, b in zip(said, said[1:], strict=False) if a == "per"}
+        what = f"{col.unit}" if col.unit else "no unit"
         if (
             asked_unit is not None
             and not ratio
             and not convertible(col.unit, asked_unit)
         ):
-            what = f"{col.unit}" if col.unit else "no unit"
             out.append(
                 f"'in {asked_unit}' (a unit {col.name}, in {what}, cannot be given in)"
             )
             continue
-        for word in words(rest):
+        for word in said:
             want = _DIMENSION_WORDS.get(word) or (
                 None if ratio or word in per else _unit_dimension(word)
             )
             if want is not None and want != have:
-                what = f"{col.unit}" if col.unit else "no unit"
                 out.append(
                     f"'{word}' (asks for {_dimension_name(want)}; {col.name} is in "
                     f"{what})"

@@ -324,3 +324,12 @@ def test_review_cases_are_read_as_meant():
         "Marek",
         "Anna",
     ]
+
+
+def test_the_first_record_named_by_a_column_word_is_that_record(mem):
+    # "park" names the first walk's record here, not a column left unread
+    out = ask(mem, "What duration did the first park I visited in May have?")
+    assert out["unresolved"] == [] and out["value"] == may(WALKS)[0][2]
+    # a total over a park asked by "the last park" is not such a record
+    out = ask(mem, "What was the total distance of the last park I walked Biscuit in?")
+    assert out["value"] is None or out["value"] == WALKS[-1][3]

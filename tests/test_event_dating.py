@@ -183,3 +183,10 @@ def test_two_days_that_hold_the_words_are_two_events():
         _unit("B", 0.49, "Five days since my trip to Cork and I'm still tired.", 8),
     )
     assert anchor_unit(same)["unit_id"] == "A"
+
+
+def test_short_verbs_share_a_root_in_every_form():
+    # "between ... and the car dying" is the round "The car died on the M50"
+    assert root("dying") == root("died") == root("die") == root("dies")
+    assert root("lying") == root("lie") and root("tied") == root("tie")
+    assert root("playing") == root("played") and root("flying") == "fly"

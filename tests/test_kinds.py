@@ -331,6 +331,73 @@ def test_a_lead_in_line_is_not_a_record():
     assert {o.attribute: o.value.text for o in record}["opponent"] == "Dara Quinn"
 
 
+def test_two_records_told_in_one_line_of_sentences():
+    guide = chess_guide()
+    text = (
+        "All 15+10. First I beat Aoife Kelly with white in 48 min, rating 1530 "
+        "after. Then I beat Dara Quinn with black in 47 min, rating 1541 after."
+    )
+    found = guided_records(guide, text, "r5")
+    got = [{o.attribute: o.value for o in r} for r in found]
+    assert [g["opponent"].text for g in got] == ["Aoife Kelly", "Dara Quinn"]
+    assert [g["colour"].text.lower() for g in got] == ["white", "black"]
+    assert [g["minutes"].number for g in got] == [48, 47]
+
+
+def lesson_guide():
+    recs = records(
+        {"coach": "Marek", "fee": "€40", "minutes": "60 min"},
+        {"coach": "Sinéad", "fee": "€30", "minutes": "45 min"},
+        {"coach": "Marek Nowak", "fee": "€55", "minutes": "90 min"},
+        {"coach": "Sinéad Roche", "fee": "€30", "minutes": "45 min"},
+    )
+    columns = {
+        "coach": ("VARCHAR", None),
+        "fee": ("BIGINT", "EUR"),
+        "minutes": ("DOUBLE", "min"),
+    }
+    return build_guide("lessons", columns, recs)
+
+
+def test_a_quantity_in_words_is_read():
+    guide = lesson_guide()
+    text = (
+        "Had my lesson with Marek tonight, an hour and a half on going through "
+        "my games, €55."
+    )
+    (record,) = guided_records(guide, text, "r6")
+    got = {o.attribute: o.value for o in record}
+    assert got["coach"].text == "Marek"  # not "Had", which opens the sentence
+    assert got["fee"].number == 55
+    assert got["minutes"].number == 1.5 and got["minutes"].unit == "h"
+
+
+def test_two_columns_one_of_them_a_new_name_is_no_record():
+    guide = lesson_guide()
+    # a tournament entry: a fee, and a name the coach column never held
+    assert guided_records(guide, "Tournament: Leinster Open | fee €45", "r7") == []
+    # a known coach and a fee in euro are a lesson
+    (record,) = guided_records(guide, "Sinéad online | €30", "r8")
+    assert {o.attribute for o in record} == {"coach", "fee"}
+
+
+def test_spelled_quantities():
+    from langgraph_adamm.analytic.values import spelled_quantities
+
+    def read(text):
+        return [(n, u) for _, _, n, u in spelled_quantities(text)]
+
+    assert read("an hour and a half on scales") == [(1.5, "h")]
+    assert read("half an hour") == [(0.5, "h")]
+    assert read("twenty-five minutes, then two and a half litres") == [
+        (25, "min"),
+        (2.5, "L"),
+    ]
+    assert read("€20 an hour") == []  # a rate
+    assert read("twice a week") == []
+    assert read("A quick one") == []
+
+
 def test_prose_that_names_two_values_is_no_record():
     guide = chess_guide()
     assert guided_records(guide, CHAT, "r4") == []

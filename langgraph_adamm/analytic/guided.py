@@ -24,13 +24,21 @@ a bare number in the column's range    1.2
 
 Candidates are taken best first, one per column and none overlapping. Lines
 make one record until a line fills a column the record already has (the next
-game of a list, the second "Round" block). A record counts when it fills at
+game of a list, the second "Round" block); a line of sentences is read as
+lines ("First I beat ... Then I beat ..."). A record counts when it fills at
 least :data:`GUIDED_SHARE` of the columns the kind's records usually fill (and
 two), one of them by a label or a known value, or two by their units
-("Claim | 44 km | €13.20").
+("Claim | 44 km | €13.20"); a record of two columns holds no weak one (a
+bare number, a name not known: "Tournament: Leinster Open | fee €45" is no
+lesson). Quantities in words ("an hour and a half") are read too.
 
 Verb forms of result words ("won" for "win", "drew" for "draw") are the one
 word list here (:data:`WORD_FORMS`).
+
+One module because the guide a kind's records build, the candidates a line
+gives and the assembly of records from them share one scale of scores (the
+table above): a change to one is read against the others, and split apart
+they would trade the scores across modules as private constants.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from langgraph_adamm.analytic.extraction.base import Observation, Provenance
+from langgraph_adamm.analytic.extraction.labels import DATE_WORDS, STOPWORDS
 from langgraph_adamm.analytic.units import (
     convert_units,
     convertible,
@@ -53,6 +62,7 @@ from langgraph_adamm.analytic.values import (
     ParsedValue,
     normalize_attribute,
     parse_value,
+    spelled_quantities,
 )
 
 GUIDED_SHARE = 0.6
@@ -407,6 +417,11 @@ def line_candidates(kind: KindGuide, line: str) -> list[Candidate]:
         elif guide.numeric:
             for m in _NUMBER_RE.finditer(line):
                 out.extend(_number_candidates(name, guide, m))
+            if guide.unit:  # "an hour and a half", "twenty minutes"
+                for start, end, number, unit in spelled_quantities(line):
+                    raw = f"{number:g} {unit}"
+                    if _unit_fits(guide, parse_value(raw)):
+                        out.append(Candidate(name, start, end, raw, _UNIT))
     return out
 
 
@@ -476,8 +491,12 @@ def _name_candidates(
         words = m.group(0).split()
         for skip in range(len(words)):
             run = words[skip:]
-            if not low <= len(run) <= high or run[0].lower() in kind.common:
+            first = run[0].lower()
+            if not low <= len(run) <= high or first in kind.common:
                 continue
+            if first in STOPWORDS or first in DATE_WORDS:
+                continue  # "Had my lesson with Marek", "Tonight Aoife ..."
+
             if " ".join(run).lower() in labels:
                 continue
             if all(w.lower() in kind.common for w in run):
@@ -545,8 +564,7 @@ def guided_records(
             records.append(current)
         current = {}
 
-    offset = 0
-    for line in text.split("\n"):
+    for offset, line in _pieces(text):
         chosen = _choose(line_candidates(kind, line))
         # A weak reading of a column the record has for sure is no new value.
         chosen = {
@@ -562,9 +580,10 @@ def guided_records(
         elif any(current[c][0].score in _ANCHORS for c in set(chosen) & set(current)):
             close()  # a column the record has for sure again: the next record
             current = {c: (cand, offset) for c, cand in chosen.items()}
-        else:
-            current.update({c: (cand, offset) for c, cand in chosen.items()})
-        offset += len(line) + 1
+        else:  # a weaker reading later on keeps the better one
+            for c, cand in chosen.items():
+                if c not in current or cand.score > current[c][0].score:
+                    current[c] = (cand, offset)
     close()
     out = []
     for i, record in enumerate(records):
@@ -589,9 +608,32 @@ def guided_records(
     return out
 
 
+_SENTENCE_END_RE = re.compile(r"(?<=[a-z0-9)][.!?])\s+(?=[A-Z])")
+
+
+def _pieces(text: str) -> Iterable[tuple[int, str]]:
+    """The text's lines, a line of sentences cut at each sentence's end.
+
+    "First I beat Aoife Kelly with white in 48 min. Then I beat Laura Finn
+    with black in 47 min." tells two records on one line; sentences are read
+    as lines are, so one record still runs on over sentences that add to it.
+    """
+    offset = 0
+    for line in text.split("\n"):
+        start = 0
+        for m in _SENTENCE_END_RE.finditer(line):
+            yield offset + start, line[start : m.start()]
+            start = m.end()
+        yield offset + start, line[start:]
+        offset += len(line) + 1
+
+
 def _counts(kind: KindGuide, record: Mapping[str, tuple[Candidate, int]]) -> bool:
     """Enough columns, one tied by a label or a known value (or two by units)."""
     if len(record) < kind.need:
         return False
     scores = [cand.score for cand, _ in record.values()]
+    if len(scores) == 2 and min(scores) < _UNIT:
+        return False  # "Tournament: Leinster Open | fee €45" is no lesson's
+
     return any(s in _ANCHORS for s in scores) or sum(s >= _UNIT for s in scores) >= 2

@@ -237,6 +237,15 @@ def _guided(
         if o.value.kind == "text" and o.value.text
     )
     kinds = [(replace(g, common=common, known=known), attrs) for g, attrs in kinds]
+    # Rounds stating each attribute: one stated once ("crystal 60 malt 1 kg",
+    # a receipt's item read as a field) is no sign of a kind not known yet,
+    # unless the kind would take its value for a column of its own
+    # ("Tournament: Leinster Open" is no lesson's coach).
+    stating = Counter(
+        a
+        for by_record in stored.values()
+        for a in {o.attribute for obs in by_record.values() for o in obs}
+    )
     out: dict[str, tuple[str, list[Observation]]] = {}
     for rid, text in texts.items():
         by_record = stored.get(rid, {})
@@ -269,8 +278,22 @@ def _guided(
             elsewhere = max(
                 (f[0] for t, f in fills.items() if t != guide.table and f), default=0
             )
+            taken = {(o.value.text or "").strip().lower() for rec in found for o in rec}
             other = max(
-                (len({o.attribute for o in obs} - attrs) for obs in by_record.values()),
+                (
+                    len(
+                        {
+                            o.attribute
+                            for o in obs
+                            if o.attribute not in attrs
+                            and (
+                                stating[o.attribute] >= 2
+                                or (o.value.text or "").strip().lower() in taken
+                            )
+                        }
+                    )
+                    for obs in by_record.values()
+                ),
                 default=0,
             )
             if elsewhere >= max(new) or other >= max(new):

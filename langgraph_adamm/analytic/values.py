@@ -25,6 +25,7 @@ from langgraph_adamm.analytic.units import (
     canonical_unit,
     convert_units,
     convertible,
+    spelled_unit,
 )
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "parse_date_text",
     "parse_number_text",
     "parse_value",
+    "spelled_quantities",
 ]
 
 ValueKind = Literal["integer", "number", "boolean", "timestamp", "text", "clock"]
@@ -605,3 +607,66 @@ def _parse_raw(raw: object) -> ParsedValue:
                 return replace(inner, text=text, unit=unit)
             return replace(inner, text=text, note=note)
     return ParsedValue("text", text)
+
+
+_ONES = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+SPELLED_NUMBERS: dict[str, float] = {
+    **{w: float(i) for i, w in enumerate(_ONES, 1)},
+    **{w: float(10 * i) for i, w in enumerate(_TENS, 2)},
+    **{
+        f"{t}{sep}{o}": float(10 * i + j)
+        for i, t in enumerate(_TENS, 2)
+        for j, o in enumerate(_ONES[:9], 1)
+        for sep in (" ", "-")
+    },
+    "a": 1.0,
+    "an": 1.0,
+    "a couple of": 2.0,
+    "half an": 0.5,
+    "half a": 0.5,
+}
+"""Counts as people write them in words, for quantities ("an hour and a half")."""
+_SPELLED_WORD = "|".join(
+    re.escape(w) for w in sorted(SPELLED_NUMBERS, key=len, reverse=True)
+)
+_FRACTION_WORDS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75}
+_SPELLED_QUANTITY_RE = re.compile(
+    rf"(?<![\w.,])(?P<n>{_SPELLED_WORD})"
+    r"(?:\s+and\s+(?P<f1>a\s+half|a\s+quarter|three\s+quarters))?"
+    r"\s+(?P<u>[a-z]{1,12})"
+    r"(?:\s+and\s+(?P<f2>a\s+half|a\s+quarter))?(?![\w])",
+    re.IGNORECASE,
+)
+_RATE_BEFORE_RE = re.compile(
+    r"(?:\d|[€$£%]|\b(?:per|once|twice|times|every|each)\b)\s*$", re.IGNORECASE
+)
+
+
+def spelled_quantities(text: str) -> list[tuple[int, int, float, str]]:
+    """Quantities written in words: (start, end, number, unit).
+
+    "an hour and a half" is 1.5 h, "half an hour" 0.5 h, "twenty-five minutes"
+    25 min, "two and a half litres" 2.5 L. "a"/"an" after a number, a currency
+    or "per", "once", "twice" is a rate's ("€20 an hour", "twice a week"), no
+    quantity.
+    """
+    out = []
+    for m in _SPELLED_QUANTITY_RE.finditer(text):
+        unit = spelled_unit(m.group("u").lower())
+        if unit is None:
+            continue
+        word = " ".join(m.group("n").lower().split())
+        if word in ("a", "an") and _RATE_BEFORE_RE.search(text[: m.start()]):
+            continue
+        if m.group("f1") and m.group("f2"):
+            continue
+        number = SPELLED_NUMBERS[word]
+        for frac in (m.group("f1"), m.group("f2")):
+            if frac:
+                number += _FRACTION_WORDS[" ".join(frac.lower().split())]
+        out.append((m.start(), m.end(), number, unit))
+    return out

@@ -265,6 +265,17 @@ class WordAccount:
             for a, b in zip(tokens, tokens[1:], strict=False)
             if a in ("per", "much")
         }
+        # "what FG did the first beer I bottled ...": where the plan reads the
+        # first (last) record, the word names that record, not its column
+        firsts = any(
+            (d.get("arguments") or {}).get("operator") in ("first", "last")
+            for d in drafts
+        )
+        records_named = {
+            b
+            for a, b in zip(tokens, tokens[1:], strict=False)
+            if firsts and a in ("first", "last", "latest", "earliest")
+        }
         skip = (
             main_verbs(rest) | _initialisms(tokens, named) | participles(tokens, named)
         )
@@ -281,6 +292,9 @@ class WordAccount:
                 left.append(word)
                 continue
             if any(is_abbreviation(s, n) or is_abbreviation(n, s) for n in named):
+                continue
+            if s in unused and word in records_named:
+                about.add(root(word))
                 continue
             if s in unused and word == s and word not in modifiers:
                 left.append(word)  # a column the plan does not read

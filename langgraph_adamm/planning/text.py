@@ -114,6 +114,10 @@ def root(word: str) -> str:
     """
     w = word.lower()
     w = _MORE_IRREGULAR.get(w) or IRREGULAR.get(w) or w
+    if len(w) == 5 and w.endswith("ying"):
+        return w[0] + "ie"  # "dying", "lying", "tying" -> "die", "lie", "tie"
+    if len(w) == 4 and w.endswith("ied"):
+        return w[:-1]  # "died" -> "die"
     if w.endswith("es") and not (
         w[-3:-2] in ("s", "x", "z") or w[-4:-2] in ("ch", "sh")
     ):

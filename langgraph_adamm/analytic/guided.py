@@ -521,7 +521,7 @@ def _name_candidates(
 def _choose(cands: Sequence[Candidate]) -> dict[str, Candidate]:
     chosen: dict[str, Candidate] = {}
     taken: list[tuple[int, int]] = []
-    for cand in sorted(cands, key=lambda c: (-c.score, c.start)):
+    for cand in sorted(cands, key=lambda c: (-c.score, c.start, c.column)):
         if cand.column in chosen:
             continue
         if any(cand.start < b and a < cand.end for a, b in taken):
@@ -591,7 +591,7 @@ def guided_records(
         obs = []
         for column, (cand, at) in record.items():
             guide = kind.columns[column]
-            label = next(iter(sorted(guide.labels, key=len)), column)
+            label = min(guide.labels, key=lambda x: (len(x), x), default=column)
             value = parse_value(cand.raw)
             if guide.numeric and value.unit is None and guide.unit is not None:
                 value = parse_value(f"{cand.raw} {guide.unit}")

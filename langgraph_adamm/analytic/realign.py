@@ -172,14 +172,14 @@ def kind_guides(
                 if group[b.table_name] == b.table_name:
                     group[b.table_name] = group[a.table_name]
     out = []
-    for head in {g for g in group.values()}:
+    for head in sorted(set(group.values())):  # one order, whatever the hash seed
         parts = [t for t in tables if group[t.table_name] == head]
         columns: dict[str, tuple[str, str | None]] = {}
         for table in parts:
             for column in table.columns:
                 if column.attribute in table.attributes:
                     columns.setdefault(column.attribute, (column.sql_type, column.unit))
-        keys = set().union(*(members[t.table_name] for t in parts))
+        keys = sorted(set().union(*(members[t.table_name] for t in parts)))
         # Attributes most of the kind's records state belong to it too,
         # though all-confidence kept them out of the table.
         seen = Counter(a for k in keys for a in records[k])

@@ -105,6 +105,12 @@ class AdaMMConfig:
     (a misread value took the place of one of its fields) is no schema of its
     own (``mining.variant_of``); False keeps plain discovery, which can split
     one record kind into two tables."""
+    optional_columns: bool = True
+    """An attribute a kind's records state now and then, and almost only in
+    them (θ_e of the records stating it carry all of the schema), is an
+    optional column of the kind's table, and no kind of its own: the shifts
+    logged with parcels packed or kilos sorted are one table of shifts. False
+    keeps AdaMM's tables of the schema's attributes only."""
     realign_kinds: bool = True
     """After ingestion, give the attribute names of one kind one name and read
     rounds again with a known kind as the guide (``analytic.realign``; a

@@ -10,6 +10,7 @@ from langgraph_adamm.analytic.schema_induction import (
     extension_confidence,
     induce_schemas,
     maximal_qualifying_subsets,
+    optional_attributes,
 )
 
 F = frozenset
@@ -99,14 +100,42 @@ def test_evolution_at_the_extension_confidence_threshold():
 def test_extension_that_fails_confidence_yields_its_own_schema():
     # x,y arrive late with a,b: ext-conf(abxy | ab) = 4/14 < 0.8, so {a,b} does not
     # grow; what x,y add becomes a schema of its own.
+    # (AdaMM's rule: with optional columns on, x and y are optional columns
+    # of {a,b} instead; see the next test.)
+    paper = AdaMMConfig(optional_columns=False)
     rounds = [{"a", "b"}] * 10 + [{"a", "b", "x", "y"}] * 4
-    schemas, log = induce_all(rounds)
+    schemas, log = induce_all(rounds, paper)
     assert schemas == [F("ab"), F("xy")]
     assert log[-1] == (14, "discovered", F("xy"), None)
     # From then on a,b accompany every {x,y} round (ext-conf(xyab | xy) = 1), but
     # {a,b,x,y} is not cohesive (all-conf 5/15), so neither schema absorbs the other.
-    schemas, log = induce_all(rounds + [{"a", "b", "x", "y"}] * 3)
+    schemas, log = induce_all(rounds + [{"a", "b", "x", "y"}] * 3, paper)
     assert schemas == [F("ab"), F("xy")]
+
+
+def test_attributes_stated_only_beside_a_schema_are_its_optional_columns():
+    # shifts {site, hours} logged with parcels packed or kilos sorted, an
+    # export adding a date: one kind, with three optional attributes
+    rounds = (
+        [{"site", "hours", "parcels"}, {"site", "hours", "sorted"}] * 6
+        + [{"date", "site", "hours", "parcels"}] * 4
+        + [{"date", "site", "hours", "sorted"}] * 2
+    )
+    config = AdaMMConfig()
+    schemas, log = induce_all(rounds, config)
+    assert schemas == [F({"site", "hours"})]
+    counts = counted(rounds)
+    assert optional_attributes(counts, schemas[0], schemas, config) == F(
+        {"parcels", "sorted", "date"}
+    )
+    # stated elsewhere as often as beside the schema: no optional column
+    counts.add({"parcels", "van"})
+    for _ in range(9):
+        counts.add({"parcels", "van"})
+    assert "parcels" not in optional_attributes(counts, schemas[0], schemas, config)
+    # under AdaMM's rule what the export adds is a schema of its own
+    paper, _ = induce_all(rounds, AdaMMConfig(optional_columns=False))
+    assert paper == [F({"site", "hours"}), F({"date", "parcels"})]
 
 
 def test_maximal_qualifying_subsets_when_the_clique_fails():

@@ -1,3 +1,5 @@
+import pytest
+
 from langgraph_adamm import AdaMMConfig, Memory
 from tests.conftest import history
 
@@ -8,7 +10,36 @@ def rounds_ab_then_abc():
     return rs
 
 
-def test_evolution_appends_a_column_and_rematerializes(memory):
+@pytest.fixture
+def paper_memory():
+    """AdaMM's tables: a schema's attributes only, no optional columns."""
+    mem = Memory(
+        ":memory:",
+        user_id="u",
+        config=AdaMMConfig(ingest_batch_size=1, optional_columns=False),
+    )
+    yield mem
+    mem.close()
+
+
+def test_an_owned_attribute_is_a_column_before_the_schema_grows(memory):
+    # c is stated only beside a and b: an optional column (null in the first
+    # rounds) before extension-confidence makes it the schema's at round 20
+    rs = rounds_ab_then_abc()
+    memory.ingest(history(rs[:19]))
+    (t,) = memory.tables
+    assert [c.name for c in t.columns] == ["a", "b", "c"]
+    assert t.attributes == frozenset({"a", "b"})
+    rows = memory.filter({"table": t.table_name, "result_budget": 100}).rows
+    assert [r["c"] for r in rows[:5]] == [None, None, None, None, 4.5]
+    memory.ingest(history(rs))
+    (t2,) = memory.tables
+    assert t2.attributes == frozenset({"a", "b", "c"})
+    assert [c.name for c in t2.columns] == ["a", "b", "c"]
+
+
+def test_evolution_appends_a_column_and_rematerializes(paper_memory):
+    memory = paper_memory
     rs = rounds_ab_then_abc()
     memory.ingest(history(rs[:19]))
     (t,) = memory.tables
@@ -49,9 +80,10 @@ def test_reingesting_the_same_rounds_adds_nothing(memory):
 def test_state_survives_reopening(database, tmp_path):
     path = database("m")
     rs = rounds_ab_then_abc()
-    with Memory(path, user_id="u", config=AdaMMConfig(ingest_batch_size=1)) as m:
+    config = AdaMMConfig(ingest_batch_size=1, optional_columns=False)
+    with Memory(path, user_id="u", config=config) as m:
         m.ingest(history(rs[:19]))
-    with Memory(path, user_id="u", config=AdaMMConfig(ingest_batch_size=1)) as m:
+    with Memory(path, user_id="u", config=config) as m:
         assert m.analytic.counts.support({"a", "b"}) == 19
         m.ingest(history(rs))
         assert m.tables[0].version == 2  # mining continued from the stored counts

@@ -278,10 +278,13 @@ class RoundForgetter:
         """
         sid = table.schema_id
         fraction = self.config.match_fraction
+        optional = self.materializer.optional(table.attributes)
+        if optional != table.column_attributes - table.attributes:
+            return False  # an optional column comes or goes: rebuilt
         # a record is a row by all its attributes (as when it was appended);
         # its values in the table's columns are what the statistics counted
         rows = [
-            {a: o for a, o in best.items() if a in table.attributes}
+            {a: o for a, o in best.items() if a in table.column_attributes}
             for best in forgotten
             if is_row(frozenset(best), member, fraction)
         ]

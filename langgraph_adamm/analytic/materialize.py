@@ -55,7 +55,7 @@ from langgraph_adamm.analytic.membership import (
 from langgraph_adamm.analytic.membership import (
     membership as membership,
 )
-from langgraph_adamm.analytic.schema_induction import Pattern
+from langgraph_adamm.analytic.schema_induction import Pattern, optional_attributes
 from langgraph_adamm.analytic.table_descriptions import (
     OfflineDescriber,
     TableDescriber,
@@ -307,10 +307,11 @@ class TableMaterializer:
             if is_row(frozenset(r[4]), member, fraction)
         ]
         previous = self.catalog.tables.get(schema_id)
+        held = attributes | self.optional(attributes)
         # Columns in attribute order, so that no batching changes the table.
-        stats = self._column_stats(attributes, rows)
+        stats = self._column_stats(held, rows)
         columns: list[Column] = []
-        for attr in sorted(attributes):
+        for attr in sorted(held):
             d = decide_column(stats[attr], self.config.type_inference_fraction, attr)
             samples = sample_values(
                 cell(d, r[4][attr])[0] for r in rows if attr in r[4]
@@ -338,6 +339,12 @@ class TableMaterializer:
         self.catalog.write_schema(table)
         return table
 
+    def optional(self, attributes: Pattern) -> frozenset[str]:
+        """The schema's optional attributes under the current counts."""
+        return optional_attributes(
+            self.catalog.counts, attributes, self.catalog.patterns, self.config
+        )
+
     def described(
         self,
         schema_id: int,
@@ -361,7 +368,7 @@ class TableMaterializer:
             origin = comps[0] if comps else attributes
             first = (
                 described
-                if origin == attributes
+                if origin == attributes and all(c.attribute in origin for c in columns)
                 else self._describe(
                     [
                         (c.name, c.sql_type, c.unit, c.samples)
@@ -419,7 +426,7 @@ class TableMaterializer:
                 for r in self._stored_observations(table.attributes)
                 if is_row(frozenset(r[4]), member, self.config.match_fraction)
             ]
-            stats = self._column_stats(table.attributes, rows)
+            stats = self._column_stats(table.column_attributes, rows)
             self.catalog.keep_stats(table.schema_id, stats)
         return stats
 
@@ -441,6 +448,11 @@ class TableMaterializer:
         rows = [r for r in batch_rows if is_row(frozenset(r[4]), member, fraction)]
         if not rows:
             return False
+        optional = self.optional(table.attributes)
+        if optional != table.column_attributes - table.attributes:
+            # an attribute became (or stopped being) an optional column
+            self.materialize(table.schema_id, table.attributes, None, member)
+            return True
         if table.schema_id not in self.catalog.stats:
             # Statistics counted from the stored observations hold this batch.
             stats = self.table_stats(table, member)

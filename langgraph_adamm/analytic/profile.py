@@ -65,7 +65,7 @@ def column_labels(
     Kinds by meaning give one attribute many labels ("Time control" and "TC"
     are ``tc``); each observation keeps its own, and a question may use any.
     """
-    attrs = [c.attribute for c in table.columns if c.attribute in table.attributes]
+    attrs = [c.attribute for c in table.columns]
     if not attrs:
         return {}
     rows = memory.db.fetchall(
@@ -93,7 +93,7 @@ def layout_count(memory: AnalyticMemory, table: TableSchema) -> int:
     the table's attributes it states; ``Dist 1650m · Laps 66`` and ``distance
     1.4 km, time 33 min`` are two layouts of one kind.
     """
-    attrs = [c.attribute for c in table.columns if c.attribute in table.attributes]
+    attrs = [c.attribute for c in table.columns]
     if not attrs:
         return 0
     rows = memory.db.fetchall(

@@ -177,7 +177,7 @@ def kind_guides(
         columns: dict[str, tuple[str, str | None]] = {}
         for table in parts:
             for column in table.columns:
-                if column.attribute in table.attributes:
+                if column.attribute in table.column_attributes:
                     columns.setdefault(column.attribute, (column.sql_type, column.unit))
         keys = sorted(set().union(*(members[t.table_name] for t in parts)))
         # Attributes most of the kind's records state belong to it too,

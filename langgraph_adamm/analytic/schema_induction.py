@@ -119,6 +119,18 @@ class PatternCounts:
         rarest = min(pat, key=lambda a: self.items[a])
         return sum(self.types[t] for t in self._index.get(rarest, ()) if pat <= t)
 
+    def stated_with(self, pattern: Iterable[str]) -> set[str]:
+        """Attributes stated in some round beside the whole pattern."""
+        pat = frozenset(pattern)
+        if not pat:
+            return set(self.items)
+        rarest = min(pat, key=lambda a: (self.items[a], a))
+        out: set[str] = set()
+        for t in self._index.get(rarest, ()):
+            if pat <= t:
+                out |= t
+        return out - pat
+
     def all_confidence(self, pattern: Iterable[str]) -> float:
         """All-confidence of a pattern under the current counts."""
         pat = frozenset(pattern)
@@ -304,6 +316,60 @@ def variant_of(
     return None
 
 
+def owned(counts: PatternCounts, schema: Pattern, attribute: str, theta: float) -> bool:
+    """Whether ``attribute`` is stated almost only beside all of ``schema``.
+
+    At least ``theta`` of the rounds stating it carry the whole schema: the
+    parcels of a shift log (``{site, hours}``) stated in half its records and
+    nowhere else.
+    """
+    n = counts.items[attribute]
+    return n > 0 and counts.support(schema | {attribute}) >= theta * n
+
+
+def optional_attributes(
+    counts: PatternCounts,
+    schema: Pattern,
+    schemas: Iterable[Pattern],
+    config: AdaMMConfig,
+) -> frozenset[str]:
+    """A schema's optional attributes: its records' own, stated now and then.
+
+    Each is stated in at least θ_s rounds, :func:`owned` by the schema (θ_e of
+    its rounds carry the whole schema) and in no other schema. They become
+    columns of the schema's table (null where a record does not state them)
+    without joining the pattern: rows stay the schema's records, and a kind
+    logged as ``{site, hours}`` with parcels packed or kilos sorted is one
+    table with both. Off with ``optional_columns=False``.
+    """
+    if not config.optional_columns or len(schema) < config.min_schema_size:
+        return frozenset()
+    taken = frozenset().union(*(s for s in schemas if s != schema))
+    return frozenset(
+        a
+        for a in counts.stated_with(schema)
+        if a not in taken
+        and counts.items[a] >= config.support_threshold
+        and owned(counts, schema, a, config.extension_confidence_threshold)
+    )
+
+
+def _optional_part(
+    counts: PatternCounts, pattern: Pattern, schemas: Iterable[Pattern], theta: float
+) -> bool:
+    """Whether a candidate is what a schema's records state now and then.
+
+    Every attribute of it outside some schema is owned by that schema
+    (``{date, parcels}`` of the shifts whose export gives a date): no kind of
+    its own, but optional columns of that schema's table.
+    """
+    for schema in schemas:
+        rest = pattern - schema
+        if rest and all(owned(counts, schema, a, theta) for a in rest):
+            return True
+    return False
+
+
 def induce_schemas(
     counts: PatternCounts,
     schemas: list[Pattern],
@@ -405,6 +471,10 @@ def induce_schemas(
                 candidates.add(pattern)
     for pattern in sorted(candidates, key=lambda p: (-len(p), sorted(p))):
         if any(pattern < other for other in candidates):
+            continue
+        if config.optional_columns and _optional_part(
+            counts, pattern, schemas, config.extension_confidence_threshold
+        ):
             continue
         if (
             config.variants_join_their_kind

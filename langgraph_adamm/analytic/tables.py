@@ -76,6 +76,11 @@ class TableSchema:
     created_order: int | None = None
 
     @property
+    def column_attributes(self) -> frozenset[str]:
+        """The attributes its columns hold: the schema's and optional ones."""
+        return frozenset(c.attribute for c in self.columns)
+
+    @property
     def all_columns(self) -> tuple[Column, ...]:
         """Auxiliary columns first, then the attribute columns."""
         return AUX_COLUMNS + self.columns

@@ -179,6 +179,8 @@ def _values_held(
             if col.name in used_cols.get(card.name, set()):
                 continue
             for v in col.values:
+                if len(v.split()) > 4:
+                    continue  # a description ("collection run from Tesco ...")
                 for w in words(v):
                     if len(w) > 2 and w not in STOPWORDS:
                         out.setdefault(root(w), f"{card.name}.{col.name}")
@@ -311,8 +313,16 @@ class WordAccount:
         subjects: list[str] = []
         reported_names: list[str] = []
         valued = _values_held(context, used_cols)
+        # words an event step searched for ("after Ballymun reopened")
+        evented = {
+            w
+            for d in drafts
+            for w in words(str((d.get("arguments") or {}).get("query_content") or ""))
+        }
         for name in names_in(question):
             parts = [w for w in words(name) if len(w) > 1]  # "Dad's": "dad"
+            if parts and all(w in evented for w in parts):
+                continue  # the event's, which its step used
             held = next((valued[root(w)] for w in parts if root(w) in valued), None)
             if parts and all(stem(w) in named for w in parts):
                 continue  # a value the plan filters on ("Top Oil"), a column ("OG")

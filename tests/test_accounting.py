@@ -333,3 +333,57 @@ def test_the_first_record_named_by_a_column_word_is_that_record(mem):
     # a total over a park asked by "the last park" is not such a record
     out = ask(mem, "What was the total distance of the last park I walked Biscuit in?")
     assert out["value"] is None or out["value"] == WALKS[-1][3]
+
+
+def brewing_history():
+    styles = ["Pale Ale", "Irish Red", "Porter", "Saison", "Kolsch", "Stout"]
+    sessions = []
+    for i, style in enumerate(styles):
+        brew_day = START + timedelta(days=10 * i)
+        bottling = brew_day + timedelta(days=14)
+        sessions.append(
+            {
+                "session_id": f"B{i}",
+                "date": str(brew_day),
+                "rounds": [
+                    {
+                        "time": f"{brew_day}T20:00:00",
+                        "user": f"Brewed today. Style: {style}, Batch: {19 + i} L, "
+                        f"OG: 1.0{45 + i}",
+                        "assistant": "Cheers!",
+                    }
+                ],
+            }
+        )
+        sessions.append(
+            {
+                "session_id": f"P{i}",
+                "date": str(bottling),
+                "rounds": [
+                    {
+                        "time": f"{bottling}T20:00:00",
+                        "user": f"Bottling day. Beer: {styles[-1 - i]}, "
+                        f"Bottles: {40 + i}, FG: 1.01{i}",
+                        "assistant": "Nice.",
+                    }
+                ],
+            }
+        )
+    sessions.sort(key=lambda s: s["date"])
+    return history_from_dict({"user_id": "brewer", "sessions": sessions})
+
+
+def test_a_verb_only_another_tables_records_say_is_reported():
+    m = Memory(":memory:", user_id="brewer", retrieval=False)
+    try:
+        m.ingest(brewing_history())
+        out = m.ask("What was the first beer I brewed?", question_time=NOW)
+        # a plan over the bottlings (the column "beer") answers another
+        # question: the first beer bottled is "Stout"
+        assert out["value"] in (None, "Pale Ale")
+        if out["value"] is None:
+            assert any("'brewed'" in u for u in out["unresolved"])
+        out = m.ask("What was the first beer I bottled?", question_time=NOW)
+        assert out["value"] == "Stout" and out["unresolved"] == []
+    finally:
+        m.close()

@@ -424,3 +424,21 @@ def test_turn_by_turn_storing_realigns_now_and_then(monkeypatch):
         m.ingest(history_from_dict({"user_id": "u", "sessions": sessions[11:13]}))
         assert len(calls) == 2  # three new rounds of thirteen: 20% reached
         assert len(game_tables(m)) == 1
+
+
+def test_an_amount_followed_by_prose_keeps_its_currency():
+    recs = records(
+        {"shop": "Hopsack Homebrew", "total": "€52.00"},
+        {"shop": "Grainhouse", "total": "€13.80"},
+        {"shop": "Liffey Brew Supplies", "total": "€6.40"},
+        {"shop": "Grainhouse", "total": "€8.70"},
+    )
+    guide = build_guide(
+        "shopping", {"shop": ("VARCHAR", None), "total": ("DOUBLE", "EUR")}, recs
+    )
+    text = "spent €19.40 at Hopsack Homebrew on Saaz 100 g + pilsner malt 5 kg"
+    (record,) = guided_records(guide, text, "r9")
+    got = {o.attribute: o.value for o in record}
+    assert got["total"].number == 19.4 and got["total"].unit == "EUR"
+    # a unit price is no amount spent
+    assert guided_records(guide, "Grainhouse: 4 bags at €5 each", "r10") == []

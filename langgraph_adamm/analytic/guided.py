@@ -83,6 +83,8 @@ _NUMBER_RE = re.compile(
     r"(?:(?P<hm>\s?h\s?\d{1,2}\s?(?:m|min)?)\b|\s?(?P<word>[A-Za-zµ€%]{1,12}\.?))?"
     r"(?![\d:+])"
 )
+_RATE_WORDS = frozenset({"each", "per", "a", "an", "ea"})
+"""Words after an amount that make it a unit price ("€5 each")."""
 _NAME_RE = re.compile(r"\b[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*")
 _FIELD_SEP_RE = re.compile(r"\s*(?:[|·•;,]|\s/\s|\s[-–—]\s|\.\s)\s*")
 _MARKER_RE = re.compile(r"\s*(?:\d{1,2}[).]|[-*•])\s")
@@ -350,7 +352,12 @@ def _digit_lines(text: str) -> tuple[tuple[str, ...], tuple[ParsedValue, ...]]:
         _prepared(ln) for ln in text.split("\n") if any(c.isdigit() for c in ln)
     )
     values = (
-        parse_value(m.group(0).strip())
+        parse_value(
+            (m.group("cur") + m.group("num")).strip()
+            if m.group("cur")
+            and (m.group("word") or "").lower().rstrip(".") not in _RATE_WORDS
+            else m.group(0).strip()
+        )
         for ln in lines
         for m in _NUMBER_RE.finditer(ln)
         if m.group("word") or m.group("cur") or m.group("hm")
@@ -461,14 +468,19 @@ def _number_before(line: str, at: int, guide: ColumnGuide) -> tuple[int, int] | 
 def _number_candidates(
     name: str, guide: ColumnGuide, m: re.Match[str]
 ) -> list[Candidate]:
-    raw = m.group(0).strip()
+    raw, end = m.group(0).strip(), m.end()
+    word = (m.group("word") or "").lower().rstrip(".")
+    if m.group("cur") and word and word not in _RATE_WORDS:
+        # "€19.40 at Hopsack": the currency is the unit, the word is prose
+        # ("€5 each", "€2 per kg" stay a unit price, no amount)
+        raw, end = (m.group("cur") + m.group("num")).strip(), m.end("num")
     value = parse_value(raw)
     if value.number is None or value.kind == "timestamp":
         return []
     number = float(value.number)
     if value.unit:
         if _unit_fits(guide, value):
-            return [Candidate(name, m.start(), m.end(), raw, _UNIT)]
+            return [Candidate(name, m.start(), end, raw, _UNIT)]
         return []
     bare = m.group("num")
     if _in_range(guide, number):
@@ -496,12 +508,13 @@ def _name_candidates(
                 continue
             if first in STOPWORDS or first in DATE_WORDS:
                 continue  # "Had my lesson with Marek", "Tonight Aoife ..."
-
+            start = m.start() + m.group(0).index(run[0])
+            if len(run) == 1 and first.endswith("ed") and not line[:start].strip():
+                continue  # "Packaged another one.": a verb opens the sentence
             if " ".join(run).lower() in labels:
                 continue
             if all(w.lower() in kind.common for w in run):
                 continue
-            start = m.start() + m.group(0).index(run[0])
             end = m.end()
             whole = any(
                 line[a:b].strip() == line[start:end].strip()
@@ -582,7 +595,7 @@ def guided_records(
             current = {c: (cand, offset) for c, cand in chosen.items()}
         else:  # a weaker reading later on keeps the better one
             for c, cand in chosen.items():
-                if c not in current or cand.score > current[c][0].score:
+                if c not in current or cand.score >= current[c][0].score:
                     current[c] = (cand, offset)
     close()
     out = []

@@ -63,6 +63,15 @@ from langgraph_adamm.tools.names import COMPUTE, RANK
 
 RecordWordsOf = Callable[[str | None], RecordWords | None]
 
+VERB_KIND_SHARE = 0.5
+"""A main verb this share of another table's rounds hold, and none of the plan's,
+tells that the question is about that table's records."""
+GENERIC_VERBS = frozenset(
+    "spend spent pay paid cost do did does done have had has get got make made "
+    "go went put give gave take took log logged record recorded clock clocked "
+    "manage managed fit use used".split()
+)
+"""Verbs any kind of record may be told with."""
 SUBJECT_SHARE = 0.2
 """A word this share of a table's rounds hold is about the records as a whole."""
 MEMORY_SUBJECT_SHARE = 0.08
@@ -351,7 +360,39 @@ class WordAccount:
             for m in months_asked(question, drafts)
             if m.split("'")[1].lower() not in said
         ]
+        reported += self._verbs_of_another_kind(rest, vocab, context, used_cols)
         return Accounting(tuple(subjects), tuple(reported))
+
+    def _verbs_of_another_kind(
+        self,
+        rest: str,
+        vocab: list[RecordWords],
+        context: PlanningContext,
+        used_cols: dict[str, set[str]],
+    ) -> list[str]:
+        """Main verbs that another table's records say and the plan's never do.
+
+        "The first beer I brewed": the bottlings (``beer``) never say
+        "brewed", the brew days mostly do; a plan over the bottlings answers
+        another question. A verb none of the plan's rounds hold while at least
+        :data:`VERB_KIND_SHARE` of another table's do tells the kind; verbs
+        any record may be told with ("spend", "do") tell nothing.
+        """
+        out = []
+        for verb in sorted(main_verbs(rest) - GENERIC_VERBS):
+            if not vocab or any(v.share(verb) > 0 for v in vocab):
+                continue
+            for card in context.table_cards:
+                if card.name in used_cols:
+                    continue
+                theirs = self._words(card.name)
+                if theirs is not None and theirs.share(verb) >= VERB_KIND_SHARE:
+                    out.append(
+                        f"'{verb}' (the records of {card.name} say it, those "
+                        "the plan reads never do)"
+                    )
+                    break
+        return out
 
     def _names_the_kind(self, word: str, vocab: list[RecordWords]) -> bool:
         """Whether the table's rounds hold a word far more than the memory does.

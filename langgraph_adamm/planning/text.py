@@ -101,7 +101,27 @@ def fold_accents(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-_MORE_IRREGULAR = {"swum": "swim", "ridden": "ride", "driven": "drive", "eaten": "eat"}
+_MORE_IRREGULAR = {
+    "swum": "swim",
+    "swam": "swim",
+    "ridden": "ride",
+    "rode": "ride",
+    "driven": "drive",
+    "drove": "drive",
+    "eaten": "eat",
+    "ate": "eat",
+    "fed": "feed",
+    "sold": "sell",
+    "taught": "teach",
+    "caught": "catch",
+    "grew": "grow",
+    "grown": "grow",
+    "gave": "give",
+    "given": "give",
+    "broke": "break",
+    "broken": "break",
+    "fell": "fall",
+}
 
 
 def root(word: str) -> str:

@@ -153,3 +153,18 @@ def test_cost_per_round_does_not_depend_on_history():
         attrs = counts.add({"a", "b", "c"})
         induce_schemas(counts, schemas, attrs, cfg)
     assert schemas == [F("abc")] and len(counts.types) == 1
+
+
+def test_attributes_that_cohere_are_a_kind_not_optional_columns():
+    # fuel {app, total} and online orders {app, total, postage, seller}:
+    # every order states app and total, but postage and seller come together -
+    # a kind of its own, not optional columns of the fuel records
+    rounds = [{"app", "total"}] * 10 + [{"app", "total", "postage", "seller"}] * 6
+    config = AdaMMConfig()
+    schemas, _ = induce_all(rounds, config)
+    assert F({"postage", "seller"}) <= set().union(*schemas)
+    counts = counted(rounds)
+    for schema in schemas:
+        if "postage" not in schema:
+            opt = optional_attributes(counts, schema, schemas, config)
+            assert not opt & {"postage", "seller"}

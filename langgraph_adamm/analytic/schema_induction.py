@@ -351,22 +351,52 @@ def optional_attributes(
         if a not in taken
         and counts.items[a] >= config.support_threshold
         and owned(counts, schema, a, config.extension_confidence_threshold)
+        and not _in_block(counts, schema, a, config)
     )
 
 
+def _in_block(
+    counts: PatternCounts, schema: Pattern, attribute: str, config: AdaMMConfig
+) -> bool:
+    """Whether an attribute coheres with another outside the schema.
+
+    ``postage`` and ``seller`` of online orders always come together (a pair
+    of all-confidence θ_a at least, in θ_s rounds): a kind's signature, though
+    every order also states the ``{app, total}`` a fuel app's records have. A
+    kind's optional attribute stands alone: parcels on packing shifts, kilos on
+    sorting shifts, each beside the shift's site and hours.
+    """
+    for other in counts.stated_with({attribute}) - schema:
+        pair = frozenset((attribute, other))
+        if (
+            counts.support(pair) >= config.support_threshold
+            and counts.all_confidence(pair) >= config.all_confidence_threshold
+        ):
+            return True
+    return False
+
+
 def _optional_part(
-    counts: PatternCounts, pattern: Pattern, schemas: Iterable[Pattern], theta: float
+    counts: PatternCounts,
+    pattern: Pattern,
+    schemas: Iterable[Pattern],
+    theta: float,
+    all_conf: float,
 ) -> bool:
     """Whether a candidate is what a schema's records state now and then.
 
     Every attribute of it outside some schema is owned by that schema
-    (``{date, parcels}`` of the shifts whose export gives a date): no kind of
-    its own, but optional columns of that schema's table.
+    (``{date, parcels}`` of the shifts whose export gives a date), and those
+    attributes do not cohere among themselves: no kind of its own, but
+    optional columns of that schema's table.
     """
     for schema in schemas:
         rest = pattern - schema
-        if rest and all(owned(counts, schema, a, theta) for a in rest):
-            return True
+        if not rest or not all(owned(counts, schema, a, theta) for a in rest):
+            continue
+        if len(rest) >= 2 and counts.all_confidence(rest) >= all_conf:
+            continue  # what it adds coheres: a kind of its own ({postage, seller})
+        return True
     return False
 
 
@@ -473,7 +503,11 @@ def induce_schemas(
         if any(pattern < other for other in candidates):
             continue
         if config.optional_columns and _optional_part(
-            counts, pattern, schemas, config.extension_confidence_threshold
+            counts,
+            pattern,
+            schemas,
+            config.extension_confidence_threshold,
+            config.all_confidence_threshold,
         ):
             continue
         if (

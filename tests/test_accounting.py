@@ -387,3 +387,16 @@ def test_a_verb_only_another_tables_records_say_is_reported():
         assert out["value"] == "Stout" and out["unresolved"] == []
     finally:
         m.close()
+
+
+def test_the_top_group_named_as_a_noun_is_measured(mem):
+    # "my most frequent park": the park walked most often, then its average
+    top = max(PARKS, key=lambda p: sum(1 for w in WALKS if w[3] == p))
+    kms = [km for _, km, _, park in WALKS if park == top]
+    for question in (
+        "What's the average distance of my most frequent park?",
+        "How far is Biscuit's usual walking park on average, in km?",
+    ):
+        out = ask(mem, question)
+        assert out["unresolved"] == []
+        assert out["value"] == pytest.approx(sum(kms) / len(kms))

@@ -80,6 +80,14 @@ _TOP_GROUP_RE = re.compile(
 )
 
 
+_TOP_NOUN_RE = re.compile(
+    r"\b(?:my|the|[a-z]+'s)\s+(?P<sup>most\s+(?:frequent|common|usual|regular)|"
+    r"usual|regular|favou?rite)\s+(?:[a-z]+ing\s+)?(?P<noun>[a-z]+)\b"
+)
+"""The top group named as a noun: "Dad's most frequent walking route", "my
+usual cafe" (by how many records)."""
+
+
 def compose_top_group_measure(
     composer: PartReader,
     question: str,
@@ -93,9 +101,10 @@ def compose_top_group_measure(
     "How much have I spent at the shop I go to most often": a grouped Rank,
     then the Compute filtered by its top group (a ``$1.group`` reference).
     """
-    m = _TOP_GROUP_RE.search(q)
+    m = _TOP_GROUP_RE.search(q) or _TOP_NOUN_RE.search(q)
     if m is None:
         return None
+    rel = m.groupdict().get("rel") or ""
     rest = " ".join((q[: m.start()] + " " + q[m.end() :]).split())
     anchors, bare = find_anchors(rest)
     if has_span(anchors):
@@ -122,7 +131,6 @@ def compose_top_group_measure(
         )
     if col is None:
         return None
-    rel = m.group("rel")
     money = bool(set(words(rel)) & MONEY_VERBS) or "spent the most" in m.group(0)
     money_cols = [c.name for c in card.columns if c.numeric and c.unit in CURRENCIES]
     op, target = ("sum", money_cols[0]) if money and money_cols else ("count", None)
@@ -349,7 +357,7 @@ TOP_GROUP_MEASURE = Form(
     "a measure of the top group",
     ("group", "how the group is ranked", "measure", "operator", "period", "events"),
     "How much have I spent at the shop I go to most often?",
-    _TOP_GROUP_RE,
+    any_of(_TOP_GROUP_RE, _TOP_NOUN_RE),
     compose_top_group_measure,
 )
 """A grouped Rank, then the measure over its top group's rows ($1.group)."""

@@ -536,9 +536,6 @@ class WordAccount:
         ]
         kept = []
         for word in left:
-            if root(word) in other:
-                kept.append(word)  # "route" names its own column, not "distance"
-                continue
             q = QuestionTokens.of(word)
             if not self.synonyms(q, names, SYNONYM_FLOOR) and not self.synonyms(
                 q, columns, COLUMN_FLOOR

@@ -352,12 +352,7 @@ def _digit_lines(text: str) -> tuple[tuple[str, ...], tuple[ParsedValue, ...]]:
         _prepared(ln) for ln in text.split("\n") if any(c.isdigit() for c in ln)
     )
     values = (
-        parse_value(
-            (m.group("cur") + m.group("num")).strip()
-            if m.group("cur")
-            and (m.group("word") or "").lower().rstrip(".") not in _RATE_WORDS
-            else m.group(0).strip()
-        )
+        parse_value(_said_number(m)[0])
         for ln in lines
         for m in _NUMBER_RE.finditer(ln)
         if m.group("word") or m.group("cur") or m.group("hm")
@@ -465,15 +460,22 @@ def _number_before(line: str, at: int, guide: ColumnGuide) -> tuple[int, int] | 
     return m.start(1), m.end(1)
 
 
+def _said_number(m: re.Match[str]) -> tuple[str, int]:
+    """What a number match says, and where that ends.
+
+    "€19.40 at Hopsack" says "€19.40": the currency is the unit, the word is
+    prose. "€5 each", "€2 per kg" stay whole (a unit price, no amount).
+    """
+    word = (m.group("word") or "").lower().rstrip(".")
+    if m.group("cur") and word and word not in _RATE_WORDS:
+        return (m.group("cur") + m.group("num")).strip(), m.end("num")
+    return m.group(0).strip(), m.end()
+
+
 def _number_candidates(
     name: str, guide: ColumnGuide, m: re.Match[str]
 ) -> list[Candidate]:
-    raw, end = m.group(0).strip(), m.end()
-    word = (m.group("word") or "").lower().rstrip(".")
-    if m.group("cur") and word and word not in _RATE_WORDS:
-        # "€19.40 at Hopsack": the currency is the unit, the word is prose
-        # ("€5 each", "€2 per kg" stay a unit price, no amount)
-        raw, end = (m.group("cur") + m.group("num")).strip(), m.end("num")
+    raw, end = _said_number(m)
     value = parse_value(raw)
     if value.number is None or value.kind == "timestamp":
         return []

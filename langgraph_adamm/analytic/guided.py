@@ -650,5 +650,4 @@ def _counts(kind: KindGuide, record: Mapping[str, tuple[Candidate, int]]) -> boo
     scores = [cand.score for cand, _ in record.values()]
     if len(scores) == 2 and min(scores) < _UNIT:
         return False  # "Tournament: Leinster Open | fee €45" is no lesson's
-
     return any(s in _ANCHORS for s in scores) or sum(s >= _UNIT for s in scores) >= 2

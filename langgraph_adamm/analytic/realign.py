@@ -278,20 +278,10 @@ def _guided(
             elsewhere = max(
                 (f[0] for t, f in fills.items() if t != guide.table and f), default=0
             )
-            taken = {(o.value.text or "").strip().lower() for rec in found for o in rec}
+            taken = {_said(o) for rec in found for o in rec}
             other = max(
                 (
-                    len(
-                        {
-                            o.attribute
-                            for o in obs
-                            if o.attribute not in attrs
-                            and (
-                                stating[o.attribute] >= 2
-                                or (o.value.text or "").strip().lower() in taken
-                            )
-                        }
-                    )
+                    _unknown_kind(obs, attrs, stating, taken)
                     for obs in by_record.values()
                 ),
                 default=0,
@@ -312,6 +302,32 @@ def _guided(
         ]
         out[rid] = (table, [o for rec in found for o in rec] + kept)
     return out
+
+
+def _unknown_kind(
+    obs: Iterable[Observation],
+    attrs: set[str],
+    stating: Mapping[str, int],
+    taken: set[str],
+) -> int:
+    """Attributes of a stored record that point to a kind not known yet.
+
+    Those outside the kind's columns stated in two rounds at least, or whose
+    value the kind's reading would take for a column of its own.
+    """
+    return len(
+        {
+            o.attribute
+            for o in obs
+            if o.attribute not in attrs
+            and (stating[o.attribute] >= 2 or _said(o) in taken)
+        }
+    )
+
+
+def _said(o: Observation) -> str:
+    """An observation's text as compared across readings (lower case, trimmed)."""
+    return (o.value.text or "").strip().lower()
 
 
 def rebuild(memory: AnalyticMemory, observations: dict[str, list[Observation]]) -> None:

@@ -287,9 +287,8 @@ class WordAccount:
             for a, b in zip(tokens, tokens[1:], strict=False)
             if firsts and a in ("first", "last", "latest", "earliest")
         }
-        skip = (
-            main_verbs(rest) | _initialisms(tokens, named) | participles(tokens, named)
-        )
+        verbs = main_verbs(rest)
+        skip = verbs | _initialisms(tokens, named) | participles(tokens, named)
         for word in dict.fromkeys(tokens):
             s = stem(word)
             if word in skip:
@@ -360,12 +359,12 @@ class WordAccount:
             for m in months_asked(question, drafts)
             if m.split("'")[1].lower() not in said
         ]
-        reported += self._verbs_of_another_kind(rest, vocab, context, used_cols)
+        reported += self._verbs_of_another_kind(verbs, vocab, context, used_cols)
         return Accounting(tuple(subjects), tuple(reported))
 
     def _verbs_of_another_kind(
         self,
-        rest: str,
+        verbs: set[str],
         vocab: list[RecordWords],
         context: PlanningContext,
         used_cols: dict[str, set[str]],
@@ -379,7 +378,7 @@ class WordAccount:
         any record may be told with ("spend", "do") tell nothing.
         """
         out = []
-        for verb in sorted(main_verbs(rest) - GENERIC_VERBS):
+        for verb in sorted(verbs - GENERIC_VERBS):
             if not vocab or any(v.share(verb) > 0 for v in vocab):
                 continue
             for card in context.table_cards:

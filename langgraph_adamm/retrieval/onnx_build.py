@@ -264,7 +264,19 @@ def optimize(model: Path, out: Path) -> None:
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
     options.optimized_model_filepath = str(out)
+    # the weights in a file of their own (see ExportManifest.data_file)
+    options.add_session_config_entry(
+        "session.optimized_model_external_initializers_file_name", data_file(out.name)
+    )
+    options.add_session_config_entry(
+        "session.optimized_model_external_initializers_min_size_in_bytes", "1024"
+    )
     ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+
+def data_file(model_file: str) -> str:
+    """The name of the weights file beside a model file."""
+    return model_file + ".data"
 
 
 def quantize(fp32: Path, out: Path, tmp: Path) -> None:
@@ -299,6 +311,8 @@ def publish(tmp: Path, folder: Path, manifest: ExportManifest) -> OnnxTextRunner
     Atomic moves, the manifest last: a concurrent export wins or loses whole,
     and a folder without a manifest is no export.
     """
+    if manifest.data_file:  # the weights first: the graph names them
+        os.replace(tmp / manifest.data_file, folder / manifest.data_file)
     os.replace(tmp / manifest.model_file, folder / manifest.model_file)
     os.replace(tmp / TOKENIZER, folder / TOKENIZER)
     write_manifest(folder, manifest)
@@ -401,6 +415,7 @@ def _manifest(
         digest=digest_files(source, list(files)),
         packages=package_versions("built"),
         model_file=model_file,
+        data_file=data_file(model_file),
         inputs=["input_ids", "attention_mask", "token_type_ids"],
         max_length=spec.max_length,
         pad_id=int(pad_id),

@@ -83,14 +83,19 @@ def test_writing_a_memory_keeps_its_column_names_vectors_and_the_lexicon(
     assert list(cache.rglob("lexicon.npy")) and list(cache.rglob("lexicon.txt"))
 
 
+@pytest.mark.parametrize("k_tables", [5, 1])
 def test_a_cold_analytic_question_loads_no_text_model_and_answers_the_same(
-    memory_file, cache
+    memory_file, cache, k_tables
 ):
+    """Also where the memory holds more tables than the context's ``k_tables``:
+    the rules read every table, so their pick needs no scores."""
     question = "What was my average total sleep?"
     code = textwrap.dedent(f"""
         import json, sys
-        from langgraph_adamm import Memory
-        with Memory(sys.argv[1], user_id="u", visual_encoder=None) as m:
+        from langgraph_adamm import AdaMMConfig, Memory
+        config = AdaMMConfig(k_tables={k_tables})
+        with Memory(sys.argv[1], user_id="u", visual_encoder=None,
+                    config=config) as m:
             out = m.ask({question!r})
         print(json.dumps({{"value": out["value"],
                           "loaded": [x for x in {LOADED!r} if x in sys.modules]}}))
@@ -108,7 +113,9 @@ def test_a_cold_analytic_question_loads_no_text_model_and_answers_the_same(
     assert cold["loaded"] == []
     assert cold["value"] == pytest.approx(np.mean([6 + d / 10 for d in range(1, 11)]))
     # the same answer with the model loaded and the context scored first
-    with Memory(memory_file, user_id="u", visual_encoder=None) as m:
+    config = AdaMMConfig(k_tables=k_tables)
+    with Memory(memory_file, user_id="u", visual_encoder=None, config=config) as m:
+        assert len(m.analytic.tables) == 2
         m.semantic_match("sleep")  # opens retrieval, loads the model
         assert m.ask(question)["value"] == pytest.approx(cold["value"])
 
@@ -150,8 +157,13 @@ def test_a_deferred_context_scores_only_when_asked():
     assert not scored
     assert [t.name for t, _ in ctx.tables] == ["b", "a"] and scored == [1]
     assert ctx.scored and ctx.scoring == "embedding+token"
-    small = AdaMMConfig(k_tables=1)
-    assert ContextBuilder(small).deferred("q", cards, resolve) is None
+
+def test_the_rules_context_keeps_every_table_a_models_the_top_k():
+    cards = [_card("a"), _card("b")]
+    builder = ContextBuilder(AdaMMConfig(k_tables=1))
+    assert len(builder.build("q", cards, []).tables) == 1
+    kept = builder.build("q", cards, [], every_table=True).tables
+    assert sorted(t.name for t, _ in kept) == ["a", "b"]
 
 
 def test_a_pick_is_settled_only_when_no_score_could_change_it():

@@ -145,19 +145,32 @@ class QueryNodes:
             self._embeds[id(encoder)] = CachedEmbed(encoder.encode)
         return self._embeds[id(encoder)]
 
-    def _context(self, mem: QueryMemory, question: str) -> PlanningContext:
-        key = (id(mem), question, mem.version, self.planning_context)
+    def _context(
+        self, mem: QueryMemory, question: str, rules: bool = False
+    ) -> PlanningContext:
+        """The question's planning context: the planner's, or the rules' own.
+
+        The rules read every table (they map a question onto each table's
+        columns and values themselves, and score the context only to break a
+        tie); a model reads the top ``k_tables`` of the scored context, as its
+        prompt has room for. Without a model the two are one.
+        """
+        rules = rules and self.model is not None
+        key = (id(mem), question, mem.version, self.planning_context, rules)
         ctx = self._contexts.get(key)
         if ctx is None:
-            ctx = self._deferred_context(mem, question)
+            every = rules or self.model is None
+            ctx = self._deferred_context(mem, question) if every else None
             if ctx is None:
-                ctx = self._scored_context(mem, question)
+                ctx = self._scored_context(mem, question, every)
             self._contexts[key] = ctx
             while len(self._contexts) > 64:
                 self._contexts.popitem(last=False)
         return ctx
 
-    def _scored_context(self, mem: QueryMemory, question: str) -> PlanningContext:
+    def _scored_context(
+        self, mem: QueryMemory, question: str, every_table: bool = False
+    ) -> PlanningContext:
         tables, episodes = mem.planning_cards()
         if not (self.retrieval and mem.retrieval is not None):
             episodes = []
@@ -169,25 +182,27 @@ class QueryNodes:
             episode_scores=mem.episode_scores(question)
             if episodes and self.planning_context
             else None,
+            every_table=every_table,
         )
 
     def _deferred_context(
         self, mem: QueryMemory, question: str
     ) -> PlanningContext | None:
-        """A context scored only if the rule planner needs it (None: score now).
+        """The rules' context, scored only if they need it (None: score now).
 
-        Not with a model (it reads the scores) or without a text model.
+        Not without a text model: there is nothing to defer.
         """
         table_cards = getattr(mem, "table_cards", None)
         if (
-            self.model is not None
-            or not (self.planning_context and self.analytic)
+            not (self.planning_context and self.analytic)
             or table_cards is None
             or self._planning_vectors(mem) is None
         ):
             return None
         return ContextBuilder(mem.config).deferred(
-            question, table_cards(), lambda: self._scored_context(mem, question)
+            question,
+            table_cards(),
+            lambda: self._scored_context(mem, question, every_table=True),
         )
 
     def _planning_vectors(self, mem: QueryMemory) -> CachedEmbed | None:
@@ -334,7 +349,7 @@ class QueryNodes:
         composed, rp = Composer(planner, getattr(mem, "record_words", None)).compose(
             state["question"],
             parse_time(state["now"]),
-            self._context(mem, state["question"]),
+            self._context(mem, state["question"], rules=True),
         )
         read = {"unresolved": composed.unresolved, "subjects": composed.subjects}
         if composed.composed and all(

@@ -341,17 +341,16 @@ class ContextBuilder:
         question: str,
         tables: Sequence[TableCard],
         resolve: Callable[[], PlanningContext],
-    ) -> PlanningContext | None:
+    ) -> PlanningContext:
         """A context of every table, scored by ``resolve`` only when needed.
 
-        When every table fits the context, scoring changes only the order
-        the rule planner breaks ties by: it is left until two tables match
-        the question closely enough for their scores to matter, so that an
-        analytic question neither embeds the question nor opens the
-        retrieval memory. None when the tables do not all fit.
+        For the rule planner, which maps a question onto every table itself:
+        scoring changes only the order it breaks ties by, so it is left until
+        two tables match the question closely enough for their scores to
+        matter, and an analytic question neither embeds the question nor
+        opens the retrieval memory. ``resolve`` keeps every table
+        (:meth:`build` with ``every_table``).
         """
-        if len(tables) > self.config.k_tables:
-            return None
         return PlanningContext.deferred(tables, resolve, self.bounds(question, tables))
 
     def build(
@@ -362,6 +361,7 @@ class ContextBuilder:
         *,
         whole: bool = False,
         episode_scores: Mapping[str, float] | None = None,
+        every_table: bool = False,
     ) -> PlanningContext:
         """The planning context of a question.
 
@@ -374,6 +374,8 @@ class ContextBuilder:
             episode_scores: The episodes' scores by unit id, as retrieval
                 scores them (embedding and words fused); without them, the
                 episodes are scored like the tables.
+            every_table: Keep every table, best first, not the top
+                ``k_tables`` (the rule planner's context).
         """
         if whole:
             return PlanningContext(
@@ -406,7 +408,7 @@ class ContextBuilder:
         top_t = sorted(zip(tables, t_scores, strict=True), key=lambda x: -x[1])
         top_e = sorted(zip(episodes, e_scores, strict=True), key=lambda x: -x[1])
         return PlanningContext(
-            tuple(top_t[: self.config.k_tables]),
+            tuple(top_t if every_table else top_t[: self.config.k_tables]),
             tuple(top_e[: self.config.k_episodes]),
             "embedding+token" if q_vec is not None else "token",
         )

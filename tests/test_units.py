@@ -68,9 +68,23 @@ def test_canonical_unit_is_pints_answer_for_every_word(monkeypatch):
 
 
 def test_dimension_from_the_table_is_pints():
-    for symbol, dim in table().dimensions.items():
+    known = table()
+    for symbol, dim in [*known.dimensions.items(), *known.name_dimensions.items()]:
         assert dim == units.pint_dimension(symbol), symbol
         assert units.dimension.__wrapped__(symbol) == dim
+    assert {"month", "in", "inch"} <= set(known.name_dimensions)
+
+
+def test_a_unit_name_is_dimensioned_without_building_the_registry():
+    code = (
+        "from langgraph_adamm.analytic import units; import sys; "
+        "print(units.dimension('month'), units.dimension('in'), "
+        "units.registry.cache_info().currsize, 'pint' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["[time]", "[length]", "0", "False"]
 
 
 def test_convertible_from_the_table_is_pints(monkeypatch):

@@ -148,6 +148,9 @@ class UnitTable:
     suffixes: tuple[str, ...]
     names: frozenset[str]
     dimensions: dict[str, str]
+    """Canonical symbols' dimensions (these convert among themselves)."""
+    name_dimensions: dict[str, str]
+    """Other unit names' dimensions, as written (pint may not convert all)."""
 
 
 UNIT_TABLE = "unit_names.json"
@@ -184,6 +187,7 @@ def unit_table() -> UnitTable | None:
         suffixes=tuple(raw["suffixes"]),
         names=frozenset(raw["names"]),
         dimensions=dict(raw["dimensions"]),
+        name_dimensions=dict(raw.get("name_dimensions", {})),
     )
 
 
@@ -275,8 +279,10 @@ def dimension(symbol: str | None) -> str | None:
     if symbol == "%":
         return "[percent]"
     table = unit_table()
-    if table is not None and symbol in table.dimensions:
-        return table.dimensions[symbol]
+    if table is not None:
+        known = table.dimensions.get(symbol) or table.name_dimensions.get(symbol)
+        if known is not None:
+            return known
     if not may_be_pint_unit(_PINT_NAMES.get(symbol, symbol)):
         return f"[{symbol}]"
     return pint_dimension(symbol)

@@ -7,8 +7,9 @@ otherwise build pint's registry for: whether a word of letters can be a unit
 name at all, and the dimension of a canonical symbol. The table records what
 pint's single-name parser (``parse_unit_name``: every prefix the word starts
 with, every plural suffix it ends with, the rest looked up among the unit
-names) consults in the installed pint, and the dimension pint gives each
-canonical symbol. Rerun it after upgrading pint or changing the project's unit
+names) consults in the installed pint, the dimension pint gives each
+canonical symbol, and the dimension of each unit name as written (so that
+"month" or "in" needs no registry either). Rerun it after upgrading pint or changing the project's unit
 definitions; ``tests/test_units.py`` fails until the committed file matches.
 """
 
@@ -51,6 +52,10 @@ def unit_table() -> dict[str, Any]:
         "suffixes": sorted(reg._suffixes),
         "names": sorted(names),
         "dimensions": {s: units.pint_dimension(s) for s in sorted(symbols)},
+        "name_dimensions": {
+            s: units.pint_dimension(s)
+            for s in sorted(set(reg._units) - symbols - {"%"})
+        },
     }
 
 

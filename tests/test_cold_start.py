@@ -112,7 +112,7 @@ def test_a_cold_ask_imports_no_torch(cache, tmp_path):
     code = textwrap.dedent(f"""
         import json, sys
         from langgraph_adamm.cli import main
-        rc = main(["ask", "--db", sys.argv[1], "--text-backend", "onnx", "--json",
+        rc = main(["ask", "--db", sys.argv[1], "--json",  # the default backend
                    "When did I plant tomatoes by the fence?"])
         print(json.dumps({{"rc": rc, "heavy": [m for m in {HEAVY!r}
                                                if m in sys.modules]}}))

@@ -120,6 +120,32 @@ def test_a_cold_analytic_question_loads_no_text_model_and_answers_the_same(
         assert m.ask(question)["value"] == pytest.approx(cold["value"])
 
 
+def test_a_compute_from_a_fresh_interpreter_imports_no_model(memory_file, cache):
+    code = textwrap.dedent(f"""
+        import json, sys
+        from langgraph_adamm import Memory
+        with Memory(sys.argv[1], user_id="u") as m:
+            table = next(t.table_name for t in m.tables if "sleep" in t.table_name)
+            out = m.compute({{"table": table, "operator": "count"}})
+        heavy = {(*LOADED, "transformers", "open_clip")!r}
+        print(json.dumps({{"value": out.value,
+                          "loaded": [x for x in heavy if x in sys.modules]}}))
+    """)
+    env = {**os.environ, "ADAMM_CACHE_DIR": str(cache)}
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(memory_file)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == {
+        "value": 10,
+        "loaded": [],
+    }
+
+
 def test_kept_vectors_ask_the_model_only_for_what_they_lack():
     calls = []
 

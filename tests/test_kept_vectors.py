@@ -184,6 +184,7 @@ def test_a_deferred_context_scores_only_when_asked():
     assert [t.name for t, _ in ctx.tables] == ["b", "a"] and scored == [1]
     assert ctx.scored and ctx.scoring == "embedding+token"
 
+
 def test_the_rules_context_keeps_every_table_a_models_the_top_k():
     cards = [_card("a"), _card("b")]
     builder = ContextBuilder(AdaMMConfig(k_tables=1))

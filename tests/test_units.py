@@ -52,7 +52,7 @@ def test_canonical_unit_is_pints_answer_for_every_word(monkeypatch):
         for w in words
         if not units.may_be_pint_unit(w)
     }
-    monkeypatch.setattr(units, "may_be_pint_unit", lambda text: True)
+    monkeypatch.setattr(units, "unit_table", lambda: None)  # pint alone
     reference = [units.canonical_unit.__wrapped__(w) for w in words]
     differ = [
         (w, f, r) for w, f, r in zip(words, fast, reference, strict=True) if f != r
@@ -75,16 +75,54 @@ def test_dimension_from_the_table_is_pints():
     assert {"month", "in", "inch"} <= set(known.name_dimensions)
 
 
+def test_a_text_of_several_names_is_turned_away_only_when_pint_fails():
+    table()
+    words = (
+        "red black about km h mg dL kg m s cups months gray mmol L bpm min degF yellow"
+    ).split()
+    texts = [f"{a}{sep}{b}" for a in words for b in words for sep in ("/", " ", "*")]
+    texts += [
+        "about 400°F",
+        "400°F",
+        "m per s",
+        "sq m",
+        "km/h/h",
+        "red, black",
+        "m^2",
+        "km2/h",
+        "µm/s",
+        "kg_m/s",
+        "10 m/s",
+        "ab_c/d",
+    ]
+    for text in texts:
+        if units.may_be_pint_unit(text):
+            continue
+        with pytest.raises(Exception):  # noqa: B017 - pint's errors vary
+            units.registry().parse_units(text)
+    assert not units.may_be_pint_unit("red/black")
+    assert not units.may_be_pint_unit("about 400°F")
+    assert units.may_be_pint_unit("km/h") and units.may_be_pint_unit("mg/dL")
+
+
+def test_canonical_unit_of_a_name_from_the_table_is_pints(monkeypatch):
+    known = table()
+    fast = {w: units.canonical_unit.__wrapped__(w) for w in known.name_units}
+    monkeypatch.setattr(units, "unit_table", lambda: None)
+    assert {w: units.canonical_unit.__wrapped__(w) for w in known.name_units} == fast
+
+
 def test_a_unit_name_is_dimensioned_without_building_the_registry():
     code = (
         "from langgraph_adamm.analytic import units; import sys; "
         "print(units.dimension('month'), units.dimension('in'), "
+        "units.canonical_unit('months'), units.canonical_unit('red/black'), "
         "units.registry.cache_info().currsize, 'pint' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert out.stdout.split() == ["[time]", "[length]", "0", "False"]
+    assert out.stdout.split() == ["[time]", "[length]", "month", "None", "0", "False"]
 
 
 def test_convertible_from_the_table_is_pints(monkeypatch):

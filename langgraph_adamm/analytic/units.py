@@ -151,6 +151,9 @@ class UnitTable:
     """Canonical symbols' dimensions (these convert among themselves)."""
     name_dimensions: dict[str, str]
     """Other unit names' dimensions, as written (pint may not convert all)."""
+    name_units: dict[str, str]
+    """:func:`canonical_unit`'s pint answer for each unit name and its plural
+    as written ("" for no unit): "months" or "cups" need no registry."""
 
 
 UNIT_TABLE = "unit_names.json"
@@ -188,6 +191,7 @@ def unit_table() -> UnitTable | None:
         names=frozenset(raw["names"]),
         dimensions=dict(raw["dimensions"]),
         name_dimensions=dict(raw.get("name_dimensions", {})),
+        name_units=dict(raw.get("name_units", {})),
     )
 
 
@@ -198,11 +202,38 @@ def may_be_pint_unit(text: str) -> bool:
     tokenizer leave whole, one name) the way pint's ``parse_unit_name`` does:
     some prefix it starts with, some plural suffix it ends with, and the rest
     (two letters at least when a suffix was cut) one of the registry's names,
-    compared as the registry compares them. Anything else may be a unit.
+    compared as the registry compares them. A text of several names ("red /
+    black", "about 400°F": pint reads "°" as "degree" and each name as a
+    unit) cannot be read when one of its words of letters, written once,
+    cannot; a text pint
+    rewrites first (commas, "per", "sq", "squared", ...) or with other
+    characters is left to pint. Anything else may be a unit.
     """
     table = unit_table()
-    if table is None or not (text.isascii() and text.isalpha()):
+    if table is None:
         return True
+    if text.isascii() and text.isalpha():
+        return _may_be_name(table, text)
+    rewritten = text.replace("°", "degree")
+    if not rewritten.isascii() or "," in rewritten:
+        return True
+    names = _IDENTIFIER.findall(rewritten)
+    if not names or any(n.lower() in _PINT_OPERATORS for n in names):
+        return True
+    # a name written once cannot cancel out ("red/red" is dimensionless to pint)
+    return not any(
+        names.count(n) == 1 and not _may_be_name(table, n) for n in names if n.isalpha()
+    )
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A name as pint's tokenizer cuts it (digits before it are a number)."""
+_PINT_OPERATORS = frozenset({"per", "sq", "square", "squared", "cubic", "cubed"})
+"""Words pint's string preprocessor rewrites before it reads names."""
+
+
+def _may_be_name(table: UnitTable, text: str) -> bool:
+    """:func:`may_be_pint_unit` for one word of ASCII letters."""
     for suffix in table.suffixes:
         if not text.endswith(suffix):
             continue
@@ -254,6 +285,14 @@ def canonical_unit(token: str | None) -> str | None:
         return None
     if not may_be_pint_unit(text):
         return None
+    table = unit_table()
+    if table is not None and text in table.name_units:
+        return table.name_units[text] or None
+    return pint_canonical(text)
+
+
+def pint_canonical(text: str) -> str | None:
+    """:func:`canonical_unit` as pint answers it (what the table records)."""
     try:
         unit = registry().parse_units(text)
     except Exception:  # noqa: BLE001 - pint raises several kinds; none is a unit

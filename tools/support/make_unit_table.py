@@ -8,9 +8,11 @@ name at all, and the dimension of a canonical symbol. The table records what
 pint's single-name parser (``parse_unit_name``: every prefix the word starts
 with, every plural suffix it ends with, the rest looked up among the unit
 names) consults in the installed pint, the dimension pint gives each
-canonical symbol, and the dimension of each unit name as written (so that
-"month" or "in" needs no registry either). Rerun it after upgrading pint or changing the project's unit
-definitions; ``tests/test_units.py`` fails until the committed file matches.
+canonical symbol, the dimension of each unit name as written, and the
+canonical symbol of each name and its plural (so that "month", "in" or
+"cups" needs no registry either). Rerun it after upgrading pint or changing
+the project's unit definitions; ``tests/test_units.py`` fails until the
+committed file matches.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def unit_table() -> dict[str, Any]:
         "suffixes": sorted(reg._suffixes),
         "names": sorted(names),
         "dimensions": {s: units.pint_dimension(s) for s in sorted(symbols)},
+        "name_units": {
+            w: units.pint_canonical(w) or ""
+            for w in sorted({n + x for n in reg._units for x in reg._suffixes})
+            if w.isascii() and w.isalpha() and len(w) <= 16
+        },
         "name_dimensions": {
             s: units.pint_dimension(s)
             for s in sorted(set(reg._units) - symbols - {"%"})

@@ -18,11 +18,13 @@ from langgraph_adamm.planning.anchors import (
     anchor_filters,
     find_anchors,
 )
-from langgraph_adamm.planning.context import PlanningContext
+from langgraph_adamm.planning.context import ColumnCard, PlanningContext
 from langgraph_adamm.planning.cues import (
     AVG_CUES,
     COMPARE_WORDS,
+    COUNT_CUES,
     LESS_WORDS,
+    SUM_CUES,
     column_of,
     measure_operator,
 )
@@ -33,6 +35,7 @@ from langgraph_adamm.planning.dates import (
     find_date_ranges,
 )
 from langgraph_adamm.planning.forms import ComposedPlan, Form, PartReader, any_of
+from langgraph_adamm.planning.matching import higher_is_better
 from langgraph_adamm.planning.rule_planner import RulePlan
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE, RANK
 
@@ -255,6 +258,9 @@ def compose_either(
     column = card.column(target) if card is not None and target else None
     op = measure_operator(q, column, column is None)
     less = bool(re.search(rf"\b(?:{'|'.join(sorted(LESS_WORDS))}|least)\b", q))
+    judged = _judged(q, column, op, out)
+    if judged is not None:
+        less = not judged
     args: dict[str, Any] = {
         "table": analytic.arguments["table"],
         "group_by": pair[0]["column"],
@@ -310,6 +316,36 @@ def _two_months(q: str, now: datetime | date) -> tuple[date, date] | None:
     return a.start, b.end
 
 
+_JUDGED_RE = re.compile(r"\b(better|worse|best|worst)\b")
+
+
+def _judged(
+    q: str, column: ColumnCard | None, op: str, out: ComposedPlan
+) -> bool | None:
+    """Whether "better"/"worse" asks for more (None: the question says neither).
+
+    Worse pain is more pain, a worse score a lower one (see
+    :func:`~.matching.higher_is_better`). Where the measure does not say which
+    way is better (a count, a distance), the word is reported as not
+    understood and the side that wins is given with the caveat.
+    """
+    m = _JUDGED_RE.search(q)
+    if m is None:
+        return None
+    word = m.group(1)
+    good = word in ("better", "best")
+    better = (
+        higher_is_better(column.names) if column is not None and op != "count" else None
+    )
+    if better is None:
+        measured = column.name if column is not None else "a count of records"
+        out.unresolved.append(
+            f"'{word}' (whether more {measured} is better or worse is not known)"
+        )
+        return None
+    return good == better
+
+
 def compose_comparison(
     composer: PartReader,
     question: str,
@@ -334,6 +370,14 @@ def compose_comparison(
     column = column_of(probe, context)
     counted = column is None or probe.analytic.arguments["operator"] == "count"
     op = measure_operator(q, column, counted and not AVG_CUES.search(q))
+    if op == "count" and SUM_CUES.search(measure) and not COUNT_CUES.search(q):
+        # "the difference in total sumatriptan": a value's total is its
+        # amount (the one mass or volume its records hold), not its records
+        summed = composer.map_part(whole, now, context, operator="sum", date_range=None)
+        if column_of(summed, context) is not None:
+            op = "sum"
+        else:
+            out.unresolved.append("'total' (no column to add up is named)")
     base = composer.map_part(measure, now, context, operator=op, date_range=None)
     if base.analytic is None:
         base = composer.map_part(
@@ -391,6 +435,10 @@ def compose_comparison(
     no_sides = dataclasses.replace(
         call, arguments=dict(call.arguments, optional_column_filters=base_filters)
     )
+    if how in ("greater", "less"):
+        judged = _judged(q, column_of(base, context), op, out)
+        if judged is not None:
+            how = "greater" if judged else "less"
     i = composer.analytic_step(out, no_sides, fa, f"'{side_a}'", f" [{side_a}]")
     j = composer.analytic_step(out, no_sides, fb, f"'{side_b}'", f" [{side_b}]")
     operation, left, right = {

@@ -63,7 +63,9 @@ _TAIL_UNIT_RE = re.compile(
     re.I,
 )
 _TAIL_LABEL_RE = re.compile(
-    r"^\s*(?:and\s+)?(?:just\s+|please\s+)?(?:give|tell|show)\s+me\s+(?:just\s+)?"
+    r"^\s*(?:and\s+)?(?:just\s+|please\s+)?"
+    r"(?:(?:give|tell|show|send)(?:\s+me)?\s+|answer\s+with\s+|as\s+|"
+    r"i(?:\s+want|'d\s+like|\s+need)\s+)?(?:just\s+)?"
     r"(?:the\s+)?(?:monday|monday's|mondays|week's\s+monday|start|first\s+day|"
     r"date|month|month's\s+name|name\s+of\s+the\s+month)"
     r"(?:'s)?(?:\s+(?:date|of\s+(?:the|that)\s+week))?"

@@ -284,6 +284,26 @@ def _month_span(match: re.Match[str], today: date) -> tuple[date, date] | None:
     return a[0], b[1]
 
 
+def _month_list(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    """Months listed one after another: "across March, April and May" is their span.
+
+    Only months that follow each other read as one span (a month between
+    would be counted that the question left out); two joined by "or" are a
+    choice between them, not a span.
+    """
+    names = re.findall(_MON, match.group(0))
+    if len(names) < 2 or (match.group("join") == "or" and len(names) < 3):
+        return None
+    spans = [_month_range(n, today) for n in names]
+    if any(r is None for r in spans):
+        return None
+    ranges = [r for r in spans if r is not None]
+    for a, b in zip(ranges, ranges[1:], strict=False):
+        if a[1] + timedelta(days=1) != b[0]:
+            return None
+    return ranges[0][0], ranges[-1][1]
+
+
 def _since(match: re.Match[str], today: date) -> tuple[date, date] | None:
     day = _parse_day(match.group("a"), today)
     month = None if day else _month_range(match.group("a"), today)
@@ -451,6 +471,11 @@ _B = r"(?<![\w-])"
 _E = r"(?![\w-])"
 _PART = r"(?P<part>early|beginning|start|mid|middle|late|end)"
 _RULES = [
+    (
+        rf"{_B}(?:(?:in|across|over|during|for|throughout)\s+)?(?:the\s+months\s+)?"
+        rf"{_MON}(?:\s*,\s*{_MON})*\s*,?\s+(?P<join>and|or|&)\s+{_MON}{_E}",
+        _month_list,
+    ),
     (
         rf"{_B}(?:(?:in|over|during|for|throughout)\s+)?the\s+(?P<part>first|1st|second|"
         rf"2nd|last)\s+half\s+of\s+(?P<a>{_MONTH}){_E}",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -335,6 +336,71 @@ def money_columns(
     if amounts and not named:
         return amounts
     return money
+
+
+_SPENT_NAME_RE = re.compile(
+    r"(?:^|_)(?:spen[dt]\w*|costs?|expenses?|expenditures?|purchases?|bills?)(?:_|$)"
+)
+"""Names that say money went out: a "cost" column, a "business expense" kind."""
+
+
+_CALENDAR_STEMS = frozenset(
+    stem(w) for w in "day days week weeks month months year years date".split()
+)
+
+
+def names_spending(q: QuestionTokens, table: TableCard) -> bool:
+    """Whether a question of money spent meets a table named for money spent.
+
+    "What did I spend in April" over a memory of invoices (``amount``,
+    ``client``) and of expenses (``business_expense_log``: ``cost``) is the
+    expenses: the verb chooses the kind where both hold a currency column and
+    the question names nothing else ("spent on petrol": the petrol chooses).
+    """
+    if not set(q.stems) & _SPEND_STEMS:
+        return False
+    if any(
+        s not in _MONEY_STEMS and s not in _OPERATOR_TOKENS and s not in _CALENDAR_STEMS
+        for s in q.stems
+    ):
+        return False  # "spend on petrol": the petrol chooses the kind
+    names = [table.name] + [
+        n for c in table.columns if c.unit in CURRENCIES for n in c.names
+    ]
+    return any(_SPENT_NAME_RE.search("_".join(words(n))) for n in names)
+
+
+_HIGHER_WORSE = frozenset(
+    stem(w)
+    for w in """
+    pain ache aches headache headaches migraine migraines symptom symptoms severity
+    stress anxiety fatigue tiredness soreness itch itching nausea
+    cost costs price prices fee fees spend spent spending expense expenses bill
+    bills debt loss losses error errors mistake mistakes fault faults delay delays
+    wait waiting penalty penalties
+    """.split()
+)
+_HIGHER_BETTER = frozenset(
+    stem(w)
+    for w in """
+    score scores rating ratings grade grades mark marks mood energy quality
+    points takings income revenue sales profit profits earnings tips wins
+    """.split()
+)
+
+
+def higher_is_better(names: Sequence[str]) -> bool | None:
+    """Whether more of a measure is better, by its column's names (None: unknown).
+
+    "Worse" pain is more pain, a "worse" score a lower one; of a measure
+    neither list names (distance, sleep, weight) better and worse say
+    nothing, and an answer that had to guess is no answer.
+    """
+    stems = {stem(w) for name in names for w in words(name)}
+    worse, better = bool(stems & _HIGHER_WORSE), bool(stems & _HIGHER_BETTER)
+    if worse == better:
+        return None
+    return better
 
 
 def date_in_values(date: Any, values: list[str]) -> bool:

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from langgraph_adamm.analytic.units import dimension, is_volume
+from langgraph_adamm.analytic.units import is_volume
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import (
     ColumnCard,
@@ -49,10 +49,20 @@ from langgraph_adamm.planning.matching import (
     is_abbreviation,
     lead_score,
     money_columns,
+    names_spending,
     naming_score,
     per_expression,
     unit_hint,
     values_named,
+)
+from langgraph_adamm.planning.measure_words import (
+    counts_things,
+    judged_operator,
+    money_over_days,
+    names_unit,
+    names_whole,
+    spent_time,
+    substance_amount,
 )
 from langgraph_adamm.planning.text import (
     STOPWORDS,
@@ -87,10 +97,6 @@ _OPPOSITES: dict[str, frozenset[str]] = {
     "present": frozenset({"absent", "miss"}),
 }
 """Stems that state a boolean column's false value ("games I lost" -> won = false)."""
-_TIME_STEMS = frozenset(
-    {"time", "hour", "minute", "min", "h", "day", "week", "long", "while"}
-)
-"""Stems that make "spent" a matter of time ("spent the most time reading")."""
 _GUESSED_TARGET = 0.2
 """The match score of a target no question word names (the only number left)."""
 _WEAK_TARGET = 0.25
@@ -101,6 +107,8 @@ LEAD_WEIGHT = 1.0
 """How much a question naming a table's records by their own words counts."""
 TABLE_NAME_WEIGHT = 1.0
 """How much a question naming a table ("sleep" for sleep_log) counts."""
+SPENT_NAME_WEIGHT = 1.0
+"""How much a table named for money spent counts for a question of spending."""
 CONTEXT_WEIGHT = 0.2
 """How much a table's planning-context score counts when mapping a question."""
 
@@ -127,21 +135,6 @@ class RulePlan:
     analytic: AnalyticCall | None
     retrieval_tool: RetrievalToolName
     notes: list[str] = field(default_factory=list)
-
-
-def _counts_things(unit: str | None) -> bool:
-    """Whether a column with this unit counts things ("steps", "loaves", none).
-
-    "How many steps" asks for the steps column's total; "how many naps" names
-    the records, and a nap-length column in minutes is no number of naps.
-    """
-    return unit is None or dimension(unit) == f"[{unit}]"
-
-
-def _names_whole(noun: str, column: str) -> bool:
-    """Whether a counted noun names every word of a column ("active minutes")."""
-    have = {stem(w) for w in words(noun)}
-    return all(stem(w) in have for w in words(column))
 
 
 def _settled(
@@ -361,20 +354,25 @@ class RulePlanner:
                 named
                 and named[0].name not in used
                 and (
-                    _counts_things(named[0].unit)
-                    or _names_whole(intent.count_noun, named[0].name)
+                    counts_things(named[0].unit)
+                    or (
+                        names_whole(intent.count_noun, named[0].name)
+                        and names_unit(intent.count_noun, named[0].unit)
+                    )
                 )
             ):
                 rest = [o for o, _ in intent.operators if o != "count"]
                 op = rest[0] if rest else "sum"
         target = None
         guessed = False
-        if op != "count" and asks_money(q, text) and not set(q.stems) & _TIME_STEMS:
+        if op != "count" and asks_money(q, text) and not spent_time(text):
             # "how much have I spent": money, so a currency column or no table
             numeric = money_columns(q, text, numeric)
             if not numeric:
                 return None
             money = True
+            if names_spending(q, table):
+                score += SPENT_NAME_WEIGHT
         else:
             money = False
         if op in ("first", "latest") and answer_column is not None:
@@ -387,7 +385,9 @@ class RulePlanner:
                 return None
             score += 2.0 * t_score
             guessed = t_score < _WEAK_TARGET and not money
-            op = self._operator_for(intent, op, target)
+            op = judged_operator(intent, self._operator_for(intent, op, target), target)
+            if intent.operator is None and money_over_days(intent, table, target):
+                op = "sum"
         else:
             # what is counted: a table the question names, or whose values,
             # columns or conditions it mentions
@@ -506,6 +506,12 @@ class RulePlanner:
             # "how much milk did she drink", "the week she drank the most milk"
             # (milk: the kind of each feed): the one volume logged
             amounts = [c for c in numeric if is_volume(c.unit)]
+            if len(amounts) == 1:
+                return amounts[0].name, 0.4
+        if intent.operator == "sum" and used & {c.name for c in texts}:
+            # "the total sumatriptan", "how much rye flour" (a value of a
+            # kind): the one amount of a substance its records hold
+            amounts = [c for c in numeric if substance_amount(c.unit)]
             if len(amounts) == 1:
                 return amounts[0].name, 0.4
         free = [c for c in numeric if c.name not in used]

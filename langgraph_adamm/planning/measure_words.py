@@ -1,0 +1,116 @@
+"""Words that choose the measure and its aggregate once a table is in view.
+
+"What did I spend" is money out; worse pain is more pain; "how many lengths"
+counts lengths, not the minutes of a column named length; money over days with
+no operator word adds up; "the total sumatriptan" is its dose. Each rule reads
+a column's names or unit against the question's words, so a new phrasing of
+the same meaning is a word in one of the lists here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_adamm.analytic.units import CURRENCIES, dimension, is_volume
+from langgraph_adamm.analytic.values import convertible
+from langgraph_adamm.planning.context import TableCard
+from langgraph_adamm.planning.intent import Intent, unit_of
+from langgraph_adamm.planning.matching import QuestionTokens, higher_is_better
+from langgraph_adamm.planning.text import stem, words
+
+_TIME_STEMS = frozenset(
+    {"time", "hour", "minute", "min", "h", "day", "week", "long", "while"}
+)
+"""Stems that make "spent" a matter of time ("spent the most time reading")."""
+
+
+def counts_things(unit: str | None) -> bool:
+    """Whether a column with this unit counts things ("steps", "loaves", none).
+
+    "How many steps" asks for the steps column's total; "how many naps" names
+    the records, and a nap-length column in minutes is no number of naps.
+    """
+    return unit is None or dimension(unit) == f"[{unit}]"
+
+
+def names_whole(noun: str, column: str) -> bool:
+    """Whether a counted noun names every word of a column ("active minutes")."""
+    have = {stem(w) for w in words(noun)}
+    return all(stem(w) in have for w in words(column))
+
+
+def names_unit(noun: str, unit: str | None) -> bool:
+    """Whether a counted noun names a unit of the column ("active minutes": min).
+
+    "How many lengths" over a column of minutes named "length" asks for the
+    lengths swum, not the minutes: the noun does not say minutes.
+    """
+    if unit is None:
+        return True
+    found = [unit_of(w) for w in words(noun)]
+    return any(u is not None and convertible(u, unit) for u in found)
+
+
+_PRICE_RE = re.compile(r"(?:^|_)(?:price|prices|rate|per|unit|each)(?:_|$)")
+
+
+def substance_amount(unit: str | None) -> bool:
+    """Whether a column's unit measures an amount of a substance: a volume or a mass."""
+    return is_volume(unit) or dimension(unit) == "[mass]"
+
+
+def money_over_days(intent: Intent, table: TableCard, target: str) -> bool:
+    """Whether a question with no operator word asks the money of days in all.
+
+    "What did I take during the week of the 14th" over takings is the week's
+    takings, not its latest record; a price ("the price of flour in March")
+    does not add up.
+    """
+    dr = intent.date_range
+    column = table.column(target)
+    return (
+        intent.answer == "value"
+        and dr is not None
+        and dr.start != dr.end
+        and column is not None
+        and column.unit in CURRENCIES
+        and not _PRICE_RE.search(target)
+    )
+
+
+def judged_operator(intent: Intent, op: str, target: str) -> str:
+    """Max or min as "best"/"worst" ask of this column: the worst pain is the most.
+
+    A column whose names say more of it is worse (see
+    :func:`~.matching.higher_is_better`) turns "best" into min and "worst"
+    into max; any other keeps the plain reading (best: max).
+    """
+    if op not in ("max", "min") or higher_is_better([target]) is not False:
+        return op
+    word = next((w for o, w in intent.operators if o == op), "")
+    if word not in ("best", "worst"):
+        return op
+    return "min" if op == "max" else "max"
+
+
+_BUCKET_RE = re.compile(r"\b(?:which|what|each|per|every|a)\s+(?:day|week|month)s?\b")
+"""A calendar word that names a bucket ("which week did I spend the most")."""
+
+
+def spent_time(text: str) -> bool:
+    """Whether "spent" is a matter of time: "spent the most time reading".
+
+    "Which week did I spend the most" spends money: its week is a bucket.
+    """
+    return bool(set(QuestionTokens.of(_BUCKET_RE.sub(" ", text)).stems) & _TIME_STEMS)
+
+
+__all__ = [
+    "counts_things",
+    "names_whole",
+    "judged_operator",
+    "money_over_days",
+    "names_unit",
+    "spent_time",
+    "substance_amount",
+]

@@ -1,0 +1,243 @@
+"""Words that choose the measure: the verb of money, better and worse, long, how many.
+
+Two memories written here. A translator's: invoices sent (amount, client,
+terms) and business expenses (category, cost); "what did I spend" is the
+expenses, whichever table the word "amount" would suit. A diary of headaches,
+swims and meditation: worse pain is more pain; "how many lengths" counts
+lengths swum, not the minutes of a meditation whose column is named length;
+the total of a medicine is its dose, the one mass its records hold. Expected
+values are computed here from the records the test wrote.
+"""
+
+from datetime import date, timedelta
+
+import pytest
+
+from langgraph_adamm import Memory
+from langgraph_adamm.history import history_from_dict
+
+START = date(2026, 3, 2)  # a Monday
+NOW = "2026-06-28T21:00:00"
+CLIENTS = ["Orbis Games", "Halden Press", "Vermeer Legal"]
+CATEGORIES = ["books", "train", "lunch", "software"]
+TRIGGERS = ["weather", "stress", "screens"]
+POOLS = ["Moss Side Baths", "Aquatics Centre"]
+STYLES = ["body scan", "breathing"]
+
+
+def _history(user, rounds):
+    sessions = [
+        {
+            "session_id": f"S{i + 1}",
+            "date": str(d),
+            "rounds": [{"time": f"{d}T19:00:00", "user": text, "assistant": "Noted."}],
+        }
+        for i, (d, text) in enumerate(sorted(rounds))
+    ]
+    return history_from_dict({"user_id": user, "sessions": sessions})
+
+
+INVOICES = [
+    (START + timedelta(days=9 * i), CLIENTS[i % 3], 800.0 + 97 * i, 14 + 15 * (i % 3))
+    for i in range(12)
+]
+EXPENSES = [
+    (
+        START + timedelta(days=1 + 3 * i),
+        CATEGORIES[i % 4],
+        round(9.5 + (i * 7.3) % 31, 2),
+    )
+    for i in range(36)
+]
+
+
+def money_history():
+    rounds = [
+        (d, f"Invoice sent - Client: {c} | Amount: €{a:.2f} | Terms: {t} days")
+        for d, c, a, t in INVOICES
+    ] + [
+        (d, f"Business expense - Category: {c} | Cost: €{a:.2f}")
+        for d, c, a in EXPENSES
+    ]
+    return _history("translator", rounds)
+
+
+PAIN = [
+    (START + timedelta(days=4 * i), TRIGGERS[i % 3], [8, 5, 6][i % 3] + (i % 2))
+    for i in range(27)
+]
+SWIMS = [
+    (
+        START + timedelta(days=1 + 5 * i),
+        POOLS[i % 2],
+        30 + (i * 11) % 45,
+        25 + (i * 7) % 40,
+    )
+    for i in range(22)
+]
+SITS = [
+    (START + timedelta(days=2 + 4 * i), STYLES[i % 2], 10 + (i * 3) % 15)
+    for i in range(26)
+]
+
+
+MEDS = [
+    (
+        START + timedelta(days=3 + 3 * i),
+        ["sumatriptan", "ibuprofen"][i % 2],
+        [50, 400][i % 2] * (1 + i % 3),
+        30 + (i * 13) % 60,
+    )
+    for i in range(30)
+]
+
+
+def diary_history():
+    rounds = (
+        [(d, f"Headache log - Pain: {p} | Trigger: {t}") for d, t, p in PAIN]
+        + [
+            (d, f"Swim - Pool: {p} | Lengths: {n} | Time: {m} min")
+            for d, p, n, m in SWIMS
+        ]
+        + [(d, f"Meditation - Style: {s} | Length: {m} min") for d, s, m in SITS]
+        + [
+            (d, f"Meds - Medication: {n} | Dose: {g} mg | Relief: {r} min")
+            for d, n, g, r in MEDS
+        ]
+    )
+    return _history("diarist", rounds)
+
+
+@pytest.fixture(scope="module")
+def money():
+    m = Memory(":memory:", user_id="translator")
+    m.ingest(money_history())
+    yield m
+    m.close()
+
+
+@pytest.fixture(scope="module")
+def diary():
+    m = Memory(":memory:", user_id="diarist")
+    m.ingest(diary_history())
+    yield m
+    m.close()
+
+
+def ask(mem, question):
+    return mem.ask(question, question_time=NOW)
+
+
+def test_money_spent_is_the_expenses_not_the_invoices(money):
+    lo, hi = date(2026, 4, 6), date(2026, 4, 19)
+    out = ask(money, "What did I spend between the 6th and the 19th of April?")
+    assert out["unresolved"] == []
+    assert out["value"] == pytest.approx(
+        sum(a for d, _, a in EXPENSES if lo <= d <= hi)
+    )
+    out = ask(money, "How much have I spent in the past fortnight?")
+    lo = date(2026, 6, 15)
+    assert out["value"] == pytest.approx(sum(a for d, _, a in EXPENSES if d >= lo))
+
+
+def test_money_over_days_with_no_operator_word_is_a_total(money):
+    lo, hi = date(2026, 4, 6), date(2026, 4, 12)
+    out = ask(money, "What did I pay for books in April?")
+    assert out["value"] == pytest.approx(
+        sum(a for d, c, a in EXPENSES if c == "books" and d.month == 4)
+    )
+    out = ask(
+        money, "What did my expenses come to during the week of the 6th of April?"
+    )
+    assert out["unresolved"] == []
+    assert out["value"] == pytest.approx(
+        sum(a for d, _, a in EXPENSES if lo <= d <= hi)
+    )
+
+
+def _avg(trigger):
+    values = [p for _, t, p in PAIN if t == trigger]
+    return sum(values) / len(values)
+
+
+def test_worse_pain_is_more_pain(diary):
+    assert _avg("weather") > _avg("stress")
+    out = ask(
+        diary, "Is my pain worse when the trigger is weather than when it's stress?"
+    )
+    assert out["unresolved"] == []
+    assert out["value"] is True
+    out = ask(
+        diary, "Is my pain better when the trigger is weather than when it's stress?"
+    )
+    assert out["value"] is False
+    out = ask(diary, "Which trigger makes my pain worse, weather or stress?")
+    assert str(out["value"]).lower() == "weather"
+
+
+def test_the_worst_pain_is_the_highest(diary):
+    june = [p for d, _, p in PAIN if d.month == 6]
+    out = ask(diary, "What was my worst pain score in June?")
+    assert out["value"] == max(june)
+    out = ask(diary, "What was my best pain score in June?")
+    assert out["value"] == min(june)
+
+
+def test_better_of_a_measure_that_says_no_way_is_reported(diary):
+    out = ask(diary, "Were my lengths better in May than in April?")
+    assert any("better" in u for u in out["unresolved"])
+
+
+def test_how_many_lengths_counts_lengths_not_minutes(diary):
+    day, _, lengths, _ = SWIMS[5]
+    out = ask(diary, f"How many lengths did I do on {day.day} {day:%B}?")
+    assert out["value"] == lengths
+    assert out["unit"] in (None, "")
+
+
+def test_the_total_of_a_substance_is_its_amount(diary):
+    def dose(month):
+        return sum(g for d, n, g, _ in MEDS if n == "sumatriptan" and d.month == month)
+
+    out = ask(diary, "How much sumatriptan did I take in April?")
+    assert out["value"] == dose(4)
+    assert out["unit"] == "mg"
+    out = ask(
+        diary, "What's the difference in total sumatriptan between March and April?"
+    )
+    assert abs(out["value"]) == abs(dose(3) - dose(4))
+    assert out["unresolved"] == []
+    times = ask(diary, "How many times did I take sumatriptan in April?")
+    assert times["value"] == sum(
+        1 for d, n, _, _ in MEDS if n == "sumatriptan" and d.month == 4
+    )
+
+
+def _spent_by(key):
+    out = {}
+    for d, _, a in EXPENSES:
+        out[key(d)] = out.get(key(d), 0.0) + a
+    return out
+
+
+def test_which_week_did_i_spend_the_most_is_a_week_of_expenses(money):
+    weeks = _spent_by(lambda d: d - timedelta(days=d.weekday()))
+    top = max(weeks, key=weeks.get)
+    out = ask(money, "Which week did I spend the most? Give the Monday's date.")
+    assert out["unresolved"] == []
+    assert str(out["value"])[:10] == top.isoformat()
+
+
+def test_months_listed_one_after_another_are_their_span(money):
+    months = _spent_by(lambda d: d.month)
+    out = ask(
+        money, "Across March, April and May, which month did I spend the least in?"
+    )
+    assert out["unresolved"] == []
+    low = min((3, 4, 5), key=months.get)
+    assert str(out["value"])[:7] == f"2026-{low:02d}"
+    out = ask(money, "How much did I spend in March and April?")
+    assert out["value"] == pytest.approx(months[3] + months[4])
+    # months apart are no span: April would be counted that was not asked
+    out = ask(money, "How much did I spend in March and May?")
+    assert out["value"] is None or out["unresolved"]

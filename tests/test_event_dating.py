@@ -38,6 +38,12 @@ SAT = datetime(2026, 6, 27, 7, 15)  # a Saturday
             date(2026, 6, 20),
         ),
         ("still sore from the fall", date(2026, 6, 13), date(2026, 6, 26)),
+        # "the new tablets" began before this round, within a month
+        (
+            "The new evening tablets make me a bit drowsy",
+            date(2026, 5, 28),
+            date(2026, 6, 26),
+        ),
         (
             "since last week the boiler has been noisy",
             date(2026, 6, 15),
@@ -59,6 +65,8 @@ def test_a_later_mention_dates_the_start(text, first, last):
         "ran 3 days in a row",
         "second week in a row of rain",
         "Got the keys this morning",
+        "My new bike arrived today",
+        "Finally picked up the new tablets",
         "",
     ],
 )
@@ -190,3 +198,24 @@ def test_short_verbs_share_a_root_in_every_form():
     assert root("dying") == root("died") == root("die") == root("dies")
     assert root("lying") == root("lie") and root("tied") == root("tie")
     assert root("playing") == root("played") and root("flying") == "fly"
+
+
+def test_the_new_thing_mentioned_later_finds_its_telling_before():
+    step = _step(
+        "the evening tablets",
+        _unit("S37:3", 0.60, "The new evening tablets make me a bit drowsy.", 10),
+        _unit(
+            "S29:2",
+            0.45,
+            "Saw the neurologist; swallowed the first tablet with dinner.",
+            2,
+        ),
+        _unit("S59:3", 0.50, "She thinks the daily pills are doing their job.", 24),
+    )
+    anchor = anchor_unit(step)
+    assert anchor["unit_id"] == "S29:2"
+
+
+def test_a_new_treatment_is_no_new_job():
+    assert frame_of("he started the new blood pressure tablets").name == "medication"
+    assert frame_of("i started my new role").name == "job_start"

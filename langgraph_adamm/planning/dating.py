@@ -4,8 +4,9 @@ An event is told on its day, often without the word a question later uses for
 it ("SumUp has been down since about 9"); its later mentions do use the word,
 and date the start: "last Saturday's card machine meltdown", "a week on the new
 tablet now", "day three of the strike", "second week of physio", "still sore
-from last week's fall". A search for the event's phrase finds such a mention
-first, and anchoring on its day puts the event days or weeks late.
+from last week's fall", "the new tablets make me drowsy". A search for the
+event's phrase finds such a mention first, and anchoring on its day puts the
+event days or weeks late.
 
 :func:`dating` reads the phrase that dates the start from a round's text and
 the round's time. It is either *exact* (a day: "last Saturday's", "yesterday",
@@ -84,7 +85,16 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"{_B}{_COUNT}\s+{_UNIT}\s+ago{_E}", re.I), "ago"),
     (re.compile(rf"{_B}(?:since\s+)?last\s+week(?:'s)?{_E}", re.I), "last_week"),
     (re.compile(rf"{_B}still\s+\w+(?:\s+\w+)?\s+(?:from|after){_E}", re.I), "still"),
+    # "the new evening tablets make me drowsy": begun some days before
+    (re.compile(rf"{_B}(?:the|my|these|his|her|our)\s+new{_E}", re.I), "new"),
 ]
+_DAY_OF_RE = re.compile(
+    r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|just|finally|first)\b",
+    re.I,
+)
+"""Words of a telling on the day: "my new bike arrived today" dates nothing earlier."""
+_NEW_DAYS = 30
+"""How far back "the new ..." may reach for the start it refers to."""
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30}
 
 
@@ -157,6 +167,8 @@ def _read(kind: str, m: re.Match[str], when: datetime) -> tuple[date, date] | No
         return monday - timedelta(days=7), monday - timedelta(days=1)
     if kind == "still":
         return day - timedelta(days=14), day - timedelta(days=1)
+    if kind == "new":
+        return day - timedelta(days=_NEW_DAYS), day - timedelta(days=1)
     return None
 
 
@@ -171,7 +183,7 @@ def dating(text: str, when: datetime | None) -> Dating | None:
     found: list[tuple[int, str, re.Match[str]]] = []
     for pattern, kind in _PATTERNS:
         m = pattern.search(text)
-        if m:
+        if m and not (kind == "new" and _DAY_OF_RE.search(text)):
             found.append((m.start(), kind, m))
     for _, kind, m in sorted(found, key=lambda f: f[0]):
         span = _read(kind, m, when)

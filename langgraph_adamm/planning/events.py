@@ -79,7 +79,7 @@ FRAMES: tuple[EventFrame, ...] = (
     _frame(
         "job_start",
         r"\b(?:new|first)\s+(?:job|role|position|gig|employer|office|contract)\b"
-        r"|\bstart\w*\s+(?:at|work|working|the\s+job|my\s+job|the\s+new|my\s+new|a\s+new)\b"
+        r"|\bstart\w*\s+(?:at|work|working|the\s+job|my\s+job)\b"
         r"|\bjoin\w*\s+(?:the\s+)?(?:company|firm|practice|agency)\b"
         r"|\bfirst\s+day\b|\bbegan\s+(?:work|the\s+job)\b|\bhired\b|\bjob\b"
         r"|\bchang\w*\s+jobs?\b|\b(?:went|go|going|gone|got|get|back|return\w*)\s+"

@@ -148,14 +148,20 @@ def anchor_unit(
         key=lambda u: -_similarity(u),
     )
     frame = frame_named(step.get("frame"))
-    if frame is not None:
-        found = _frame_anchor(ranked, frame, embed)
-        return None if found is None else _dated(found, ranked, step)
-    if not ranked:
-        return None
     phrase = str((step.get("arguments") or {}).get("query_content") or "")
     told = telling_words(phrase, share)
     holding = [u for u in ranked if holds_words(told, u.get("content"))]
+    if frame is not None:
+        found = _frame_anchor(ranked, frame, embed)
+        if found is not None:
+            return _dated(found, ranked, step)
+        # no round told like the frame's event: one that says the phrase's
+        # own words may still be it ("a week on the new tablet now")
+        if holding and _similarity(holding[0]) >= EVENT_FRAME_FLOOR:
+            return _lexical_anchor(holding, ranked, step)
+        return None
+    if not ranked:
+        return None
     if holding and _similarity(holding[0]) >= EVENT_SHARED_FLOOR:
         return _lexical_anchor(holding, ranked, step)
     best = ranked[0]
@@ -313,6 +319,10 @@ def _frame_anchor(
     ]
     if not told:
         return None
+    dated = _dated_by_mention(told, ranked)
+    if dated:
+        best: dict[str, Any] = max(dated, key=_similarity)
+        return dict(best)
     top = _similarity(told[0])
     close: list[dict[str, Any]] = [
         u for u in told if top - _similarity(u) < EVENT_MENTION_MARGIN
@@ -322,6 +332,36 @@ def _frame_anchor(
         return None
     first = min(close, key=lambda u: str(u.get("time")))
     return dict(first)
+
+
+def _dated_by_mention(
+    told: list[dict[str, Any]], ranked: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Rounds on the day, or in the days, a later mention of the event dates.
+
+    "A week on the new tablet now" (told on the 22nd) dates the start to the
+    15th: the round of the 15th found for the event ("she's put him on
+    amlodipine") is the event, not an earlier one that scores as close ("he
+    has high blood pressure"). The mention must be told like the frame's
+    event; the round need only score :data:`EVENT_DATED_FLOOR`, as a telling
+    seldom uses the words a question later does.
+    """
+    out = []
+    for mention in told:
+        when = parse_time(mention.get("time"))
+        found = dating(_user_said(mention.get("content")), when)
+        if found is None:
+            continue
+        for u in ranked:
+            t = parse_time(u.get("time"))
+            if (
+                u is not mention
+                and t is not None
+                and _similarity(u) >= EVENT_DATED_FLOOR
+            ):
+                if found.first <= t.date() <= found.last:
+                    out.append(u)
+    return out
 
 
 def _groups(result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -219,3 +219,6 @@ def test_the_new_thing_mentioned_later_finds_its_telling_before():
 def test_a_new_treatment_is_no_new_job():
     assert frame_of("he started the new blood pressure tablets").name == "medication"
     assert frame_of("i started my new role").name == "job_start"
+    # landing a contract is no flight home
+    assert frame_of("i landed the retainer") is None
+    assert frame_of("we landed in dublin").name == "trip_end"

@@ -241,3 +241,11 @@ def test_months_listed_one_after_another_are_their_span(money):
     # months apart are no span: April would be counted that was not asked
     out = ask(money, "How much did I spend in March and May?")
     assert out["value"] is None or out["unresolved"]
+
+
+def test_money_invoiced_is_the_invoices(money):
+    out = ask(money, "How much did I invoice in April?")
+    assert out["unresolved"] == []
+    assert out["value"] == pytest.approx(
+        sum(a for d, _, a, _ in INVOICES if d.month == 4)
+    )

@@ -94,7 +94,7 @@ FRAMES: tuple[EventFrame, ...] = (
         "trip_end",
         r"\b(?:got|get|getting|came|come|coming|flew|fly|flying|arrived|arriving)\s+"
         r"(?:back|home)\b|\breturn(?:ed|ing)?\b|\bback\s+(?:home|from)\b"
-        r"|\bhome\s+again\b|\blanded\b"
+        r"|\bhome\s+again\b|\blanded\b(?!\s+(?:a|an|the|my|that|this|our|his|her|their)\b)"
         r"|\b(?:holiday|vacation|trip|travels?|break)\s+(?:ended|was\s+over|finished)\b"
         r"|\bend\s+of\s+(?:the|my|our)\s+(?:holiday|vacation|trip)\b",
         "Back home from the trip today: home again after the holiday, unpacking the "

@@ -289,7 +289,7 @@ def _written_out(name: str, values: tuple[str, ...]) -> list[str]:
 
 
 _SPEND_STEMS = frozenset({"spend", "pay", "cost", "expense", "expens", "expensive"})
-_MONEY_STEMS = _SPEND_STEMS | {"money"}
+_MONEY_STEMS = _SPEND_STEMS | {"money", "invoice", "invoiced", "bill", "billed"}
 _INCOME_STEMS = frozenset({"earn", "income", "revenu", "profit", "taking", "sale"})
 _MADE_RE = re.compile(
     r"\bhow\s+much\s+(?:more\s+|less\s+)?(?:money\s+)?(?:did|do|have|had)\s+(?:i|we)\s+"

@@ -249,3 +249,10 @@ def test_money_invoiced_is_the_invoices(money):
     assert out["value"] == pytest.approx(
         sum(a for d, _, a, _ in INVOICES if d.month == 4)
     )
+
+
+def test_longest_swim_is_its_duration_not_its_lengths(diary):
+    may = [m for d, _, _, m in SWIMS if d.month == 5]
+    out = ask(diary, "What was my longest swim in May?")
+    assert out["value"] == max(may)
+    assert out["unit"] == "min"

@@ -10,10 +10,11 @@ the same meaning is a word in one of the lists here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from langgraph_adamm.analytic.units import CURRENCIES, dimension, is_volume
 from langgraph_adamm.analytic.values import convertible
-from langgraph_adamm.planning.context import TableCard
+from langgraph_adamm.planning.context import ColumnCard, TableCard
 from langgraph_adamm.planning.intent import Intent, unit_of
 from langgraph_adamm.planning.matching import QuestionTokens, higher_is_better
 from langgraph_adamm.planning.text import stem, words
@@ -105,7 +106,30 @@ def spent_time(text: str) -> bool:
     return bool(set(QuestionTokens.of(_BUCKET_RE.sub(" ", text)).stems) & _TIME_STEMS)
 
 
+_LONG_WORDS = frozenset("long longer longest short shorter shortest".split())
+_EXTENTS = ("[time]", "[length]")
+
+
+def long_measure(
+    said: Sequence[str], numeric: Sequence[ColumnCard], target: str
+) -> str:
+    """The column "longest"/"shorter" measures: a duration or a length.
+
+    "My longest swim" read as the most lengths (a count) is the swim's
+    minutes where the table holds one duration or length and no other; a
+    target that is one already, or a table with several, is left as it is.
+    """
+    if not _LONG_WORDS & set(said):
+        return target
+    column = next((c for c in numeric if c.name == target), None)
+    if column is None or (column.unit and dimension(column.unit) in _EXTENTS):
+        return target
+    extents = [c for c in numeric if c.unit and dimension(c.unit) in _EXTENTS]
+    return extents[0].name if len(extents) == 1 else target
+
+
 __all__ = [
+    "long_measure",
     "counts_things",
     "names_whole",
     "judged_operator",

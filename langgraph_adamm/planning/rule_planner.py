@@ -58,6 +58,7 @@ from langgraph_adamm.planning.matching import (
 from langgraph_adamm.planning.measure_words import (
     counts_things,
     judged_operator,
+    long_measure,
     money_over_days,
     names_unit,
     names_whole,
@@ -385,6 +386,7 @@ class RulePlanner:
                 return None
             score += 2.0 * t_score
             guessed = t_score < _WEAK_TARGET and not money
+            target = long_measure(q.words, numeric, target)
             op = judged_operator(intent, self._operator_for(intent, op, target), target)
             if intent.operator is None and money_over_days(intent, table, target):
                 op = "sum"

@@ -134,3 +134,66 @@ def test_a_round_that_gave_no_row_is_found_and_chat_is_not():
         assert "S0:1" in (count.note or "")
         described = m.describe_tables()[0]
         assert described["unread_rounds"] == ["S0:1"]
+
+
+def test_labels_in_json_and_other_spellings_are_read():
+    from langgraph_adamm.analytic.coverage import _label_re
+
+    m = _label_re("kiln").search('{"kiln": "pip", "firing": "glaze"}')
+    assert m is not None and m.group("v") == "pip"
+    m = _label_re("time value").search("top temp: 1231\ntime: 6 hours 55 minutes")
+    assert m is None  # the column's own name; its written label "time" is another
+    assert _label_re("time").search("time: 6 hours").group("v") == "6 hours"
+
+
+WASHES = [(START + timedelta(days=1 + 5 * i), 8 + i) for i in range(6)]
+
+
+def test_a_table_that_looks_like_the_same_kind_is_named_in_the_result(monkeypatch):
+    sessions = build_history()
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(sessions)
+        washes = history_from_dict(
+            {
+                "user_id": "u",
+                "sessions": [
+                    {
+                        "session_id": f"W{i}",
+                        "date": str(day),
+                        "rounds": [
+                            {
+                                "time": f"{day}T12:00:00",
+                                "user": f"Car wash - Bay: {i % 2 + 1} | Price: €{p}.00",
+                                "assistant": "ok",
+                            }
+                        ],
+                    }
+                    for i, (day, p) in enumerate(WASHES)
+                ],
+            }
+        )
+        m.ingest(washes)
+        names = [t.table_name for t in m.tables]
+        assert len(names) == 2
+        fills = next(
+            t.table_name
+            for t in m.tables
+            if any(c.name == "odometer" for c in t.columns)
+        )
+        other = next(n for n in names if n != fills)
+        # say the two hold one kind, as possible_splits would for interleaved
+        # tables sharing most columns
+        monkeypatch.setattr(
+            m.analytic,
+            "possible_splits",
+            lambda: {fills: [{"table": other, "shared_columns": []}]},
+        )
+        m.analytic.coverage.clear()
+        table = m.analytic.table(fills)
+        early = [{"column": "time", "op": "<=", "value": "2026-04-10"}]
+        found = unread_rounds(m.analytic, table, early)
+        assert found == [
+            f"W{i}:1" for i, (day, _) in enumerate(WASHES) if day <= date(2026, 4, 10)
+        ]
+        count = m.compute({"table": fills, "operator": "count"})
+        assert set(count.unread_rounds) >= {f"W{i}:1" for i in range(len(WASHES))}

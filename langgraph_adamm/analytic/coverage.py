@@ -51,12 +51,13 @@ class Lookalike:
 
 
 def _label_re(name: str) -> re.Pattern[str]:
-    parts = [re.escape(w) for w in name.split("_") if w]
+    """A label and the value after it: "Litres: 23.68", '"kiln": "Pip"'."""
+    parts = [re.escape(w) for w in re.split(r"[_\s]+", name) if w]
     return re.compile(
         r"(?<![a-z0-9])"
         + r"[\s_-]*".join(parts)
-        + r"[a-z]*(?:\s+[a-z]+)?(?:\s*\([^)\n]{0,12}\))?\s*[:=]\s*"
-        r"(?P<v>[^|;\n,]{1,40})"
+        + r"[a-z]*(?:\s+[a-z]+)?(?:\s*\([^)\n]{0,12}\))?[\"']?\s*[:=]\s*[\"']?"
+        r"(?P<v>[^|;\n,\"']{1,40})"
     )
 
 
@@ -72,11 +73,22 @@ def lookalikes(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
 
 
 def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
-    columns = [c.name for c in table.columns if c.name not in _AUXILIARY]
-    if len(columns) < 2:
+    from langgraph_adamm.analytic.profile import column_labels  # (a cycle)
+
+    cols = [c for c in table.columns if c.name not in _AUXILIARY]
+    if len(cols) < 2:
         return []
-    need = max(2, math.ceil(COVERAGE_SHARE * len(columns)))
-    labels = {c: _label_re(c) for c in columns}
+    need = max(2, math.ceil(COVERAGE_SHARE * len(cols)))
+    # a column is labelled by its name, its attribute ("time" for time_value)
+    # or any label its values were written with ("Loaded" for pieces)
+    written = column_labels(memory, table)
+    labels = {
+        c.name: [
+            _label_re(n)
+            for n in dict.fromkeys((c.name, c.attribute, *written.get(c.attribute, ())))
+        ]
+        for c in cols
+    }
     sources = {
         str(r)
         for (r,) in memory.db.fetchall(
@@ -102,10 +114,12 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         if ":" not in text and "=" not in text:
             continue
         values = {}
-        for col, regex in labels.items():
-            m = regex.search(text)
-            if m is not None:
-                values[col] = m.group("v").strip()
+        for col, regexes in labels.items():
+            for regex in regexes:
+                m = regex.search(text)
+                if m is not None:
+                    values[col] = m.group("v").strip()
+                    break
         if len(values) >= need:
             found.append(Lookalike(round_id, time, text, values))
     return found
@@ -119,7 +133,8 @@ def unread_rounds(
 ) -> list[str]:
     """Rounds a step over ``table`` with ``filters`` could have read, and did not.
 
-    Lookalike rounds that gave the table no row, and - for a step over the
+    Lookalike rounds that gave the table no row, the rounds of a table that
+    looks like the same kind (:func:`split_rounds`), and - for a step over the
     column ``target`` - rounds whose row lacks that column while their text
     labels a value for it ("Total paid: €51.00" where the column is ``total``).
     """
@@ -128,12 +143,44 @@ def unread_rounds(
         for look in lookalikes(memory, table)
         if all(_may_pass(table, f, look) for f in filters)
     ]
+    out += split_rounds(memory, table, filters)
     if target and any(c.name == target for c in table.columns):
         out += [
             look.round_id
             for look in _rows_without(memory, table, target)
             if all(_may_pass(table, f, look) for f in filters)
         ]
+    return list(dict.fromkeys(out))
+
+
+def split_rounds(
+    memory: AnalyticMemory, table: TableSchema, filters: list[Any]
+) -> list[str]:
+    """Rounds of a table that looks like the same record kind, in the step's range.
+
+    A kind whose layouts were read into two tables (mostly the same columns,
+    interleaved rounds: :meth:`~.memory.AnalyticMemory.possible_splits`)
+    answers from one of them only; the other's records that no filter of the
+    step rules out are named, so that the figure is not called the total.
+    """
+    key = ("possible splits", memory.generation)
+    cache = memory.coverage
+    if key not in cache:
+        cache[key] = memory.possible_splits()
+    out: list[str] = []
+    for partner in cache[key].get(table.table_name, []):
+        other = memory.table(partner["table"])
+        if other is None:
+            continue
+        rows = memory.db.fetchall(
+            f"SELECT t.source, r.time, r.user_text FROM {memory.qualified(other)} t "
+            "JOIN adamm_rounds r ON r.user_id = ? AND r.round_id = t.source LIMIT ?",
+            [memory.user_id, COVERAGE_ROUNDS],
+        )
+        for round_id, time, text in rows:
+            look = Lookalike(str(round_id), time, str(text or "").lower(), {})
+            if all(_may_pass(other, f, look) for f in filters):
+                out.append(look.round_id)
     return list(dict.fromkeys(out))
 
 
@@ -209,6 +256,7 @@ __all__ = [
     "COVERAGE_ROUNDS",
     "Lookalike",
     "lookalikes",
+    "split_rounds",
     "unread_note",
     "unread_rounds",
 ]

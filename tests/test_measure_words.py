@@ -256,3 +256,27 @@ def test_longest_swim_is_its_duration_not_its_lengths(diary):
     out = ask(diary, "What was my longest swim in May?")
     assert out["value"] == max(may)
     assert out["unit"] == "min"
+
+
+CLAY = [
+    (
+        START + timedelta(days=4 * i),
+        ["stoneware", "porcelain"][i % 2],
+        5 + 2.5 * (i % 4),
+    )
+    for i in range(20)
+]
+
+
+def test_how_much_of_a_thing_bought_is_its_amount_not_its_price():
+    rounds = [
+        (d, f"Clay order - Type: {t} | Weight: {w} kg | Price: €{w * 2.46:.2f}")
+        for d, t, w in CLAY
+    ]
+    with Memory(":memory:", user_id="potter") as m:
+        m.ingest(_history("potter", rounds))
+        out = ask(m, "How much porcelain did I buy in April?")
+        assert out["unit"] == "kg"
+        assert out["value"] == pytest.approx(
+            sum(w for d, t, w in CLAY if t == "porcelain" and d.month == 4)
+        )

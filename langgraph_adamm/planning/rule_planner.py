@@ -500,6 +500,13 @@ class RulePlanner:
         if best > 0.3:
             top = [c for c in numeric if scores[c.name] == best]
             return top[0].name, min(best, 1.5)
+        if intent.operator == "sum" and used & {c.name for c in texts}:
+            # "the total sumatriptan", "how much clay did I buy" (a value of
+            # a kind): the one amount of a substance its records hold, before
+            # any synonym ("buy" ~ price)
+            amounts = [c for c in numeric if substance_amount(c.unit)]
+            if len(amounts) == 1:
+                return amounts[0].name, 0.4
         syn = self.synonyms(q, [c.name for c in numeric], 0.45)
         if syn:
             name = max(syn, key=lambda n: syn[n])
@@ -508,12 +515,6 @@ class RulePlanner:
             # "how much milk did she drink", "the week she drank the most milk"
             # (milk: the kind of each feed): the one volume logged
             amounts = [c for c in numeric if is_volume(c.unit)]
-            if len(amounts) == 1:
-                return amounts[0].name, 0.4
-        if intent.operator == "sum" and used & {c.name for c in texts}:
-            # "the total sumatriptan", "how much rye flour" (a value of a
-            # kind): the one amount of a substance its records hold
-            amounts = [c for c in numeric if substance_amount(c.unit)]
             if len(amounts) == 1:
                 return amounts[0].name, 0.4
         free = [c for c in numeric if c.name not in used]

@@ -163,25 +163,29 @@ def split_rounds(
     answers from one of them only; the other's records that no filter of the
     step rules out are named, so that the figure is not called the total.
     """
-    key = ("possible splits", memory.generation)
-    cache = memory.coverage
-    if key not in cache:
-        cache[key] = memory.possible_splits()
     out: list[str] = []
-    for partner in cache[key].get(table.table_name, []):
+    for partner in memory.possible_splits().get(table.table_name, []):
         other = memory.table(partner["table"])
         if other is None:
             continue
-        rows = memory.db.fetchall(
-            f"SELECT t.source, r.time, r.user_text FROM {memory.qualified(other)} t "
-            "JOIN adamm_rounds r ON r.user_id = ? AND r.round_id = t.source LIMIT ?",
-            [memory.user_id, COVERAGE_ROUNDS],
-        )
-        for round_id, time, text in rows:
-            look = Lookalike(str(round_id), time, str(text or "").lower(), {})
+        for round_id, time, text in _source_rounds(memory, other):
+            look = Lookalike(round_id, time, text, {})
             if all(_may_pass(other, f, look) for f in filters):
                 out.append(look.round_id)
     return list(dict.fromkeys(out))
+
+
+def _source_rounds(
+    memory: AnalyticMemory, table: TableSchema, where: str = ""
+) -> list[tuple[str, Any, str]]:
+    """(round id, time, lower-cased user text) of a table's source rounds."""
+    rows = memory.db.fetchall(
+        f"SELECT t.source, r.time, r.user_text FROM {memory.qualified(table)} t "
+        "JOIN adamm_rounds r ON r.user_id = ? AND r.round_id = t.source "
+        f"{where} LIMIT ?",
+        [memory.user_id, COVERAGE_ROUNDS],
+    )
+    return [(str(rid), time, str(text or "").lower()) for rid, time, text in rows]
 
 
 def _rows_without(
@@ -189,18 +193,13 @@ def _rows_without(
 ) -> list[Lookalike]:
     """Source rounds whose row has no ``target`` but whose text labels one."""
     label = _label_re(target)
-    rows = memory.db.fetchall(
-        f"SELECT t.source, r.time, r.user_text FROM {memory.qualified(table)} t "
-        "JOIN adamm_rounds r ON r.user_id = ? AND r.round_id = t.source "
-        f'WHERE t."{target}" IS NULL LIMIT ?',
-        [memory.user_id, COVERAGE_ROUNDS],
-    )
     out = []
-    for round_id, time, text in rows:
-        low = str(text or "").lower()
+    for round_id, time, low in _source_rounds(
+        memory, table, f'WHERE t."{target}" IS NULL'
+    ):
         m = label.search(low)
         if m is not None and parse_value(m.group("v")).number is not None:
-            out.append(Lookalike(str(round_id), time, low, {target: m.group("v")}))
+            out.append(Lookalike(round_id, time, low, {target: m.group("v")}))
     return out
 
 

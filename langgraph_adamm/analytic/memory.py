@@ -71,7 +71,8 @@ class AnalyticMemory:
             self.catalog, self.materializer, rebuild=self._rebuild
         )
         self.coverage: dict[tuple[str, int], Any] = {}
-        """Lookalike rounds per (table, generation) (see :mod:`.coverage`)."""
+        """Lookalike rounds per (table, generation), and the possible splits
+        per generation (see :mod:`.coverage`)."""
         self.reload()
 
     # -- state (held by the catalog) ------------------------------------------
@@ -189,7 +190,15 @@ class AnalyticMemory:
         between the other's first and last) probably hold one record kind split
         in two, for instance by a value misread as a field of its own in some
         rounds. Table name -> [{"table", "shared_columns"}], both directions.
+        Read once per generation (each answer's coverage asks for it).
         """
+        key = ("possible splits", self.generation)
+        if key not in self.coverage:
+            self.coverage[key] = self._possible_splits()
+        found: dict[str, list[dict[str, Any]]] = self.coverage[key]
+        return {name: list(others) for name, others in found.items()}
+
+    def _possible_splits(self) -> dict[str, list[dict[str, Any]]]:
         tables = list(self.tables)
         spans: dict[str, tuple[int, int] | None] = {}
         out: dict[str, list[dict[str, Any]]] = {}

@@ -35,7 +35,7 @@ from langgraph_adamm.planning.dates import (
     find_date_ranges,
 )
 from langgraph_adamm.planning.forms import ComposedPlan, Form, PartReader, any_of
-from langgraph_adamm.planning.matching import higher_is_better
+from langgraph_adamm.planning.measure_words import wants_more
 from langgraph_adamm.planning.rule_planner import RulePlan
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE, RANK
 
@@ -333,17 +333,16 @@ def _judged(
     if m is None:
         return None
     word = m.group(1)
-    good = word in ("better", "best")
-    better = (
-        higher_is_better(column.names) if column is not None and op != "count" else None
+    more = (
+        wants_more(word, column.names) if column is not None and op != "count" else None
     )
-    if better is None:
+    if more is None:
         measured = column.name if column is not None else "a count of records"
         out.unresolved.append(
             f"'{word}' (whether more {measured} is better or worse is not known)"
         )
         return None
-    return good == better
+    return more
 
 
 def compose_comparison(

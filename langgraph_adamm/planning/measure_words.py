@@ -79,19 +79,29 @@ def money_over_days(intent: Intent, table: TableCard, target: str) -> bool:
     )
 
 
+def wants_more(word: str, names: Sequence[str]) -> bool | None:
+    """Whether "better"/"best" or "worse"/"worst" asks for more of a measure.
+
+    Worse pain is more pain, a worse score a lower one (by the column's
+    names: :func:`~.matching.higher_is_better`); None where the names say
+    neither way.
+    """
+    better = higher_is_better(names)
+    return None if better is None else (word in ("better", "best")) == better
+
+
 def judged_operator(intent: Intent, op: str, target: str) -> str:
     """Max or min as "best"/"worst" ask of this column: the worst pain is the most.
 
-    A column whose names say more of it is worse (see
-    :func:`~.matching.higher_is_better`) turns "best" into min and "worst"
-    into max; any other keeps the plain reading (best: max).
+    Where the column's names say which way is better (:func:`wants_more`)
+    "best" and "worst" follow it; any other keeps the plain reading (best:
+    max).
     """
-    if op not in ("max", "min") or higher_is_better([target]) is not False:
-        return op
     word = next((w for o, w in intent.operators if o == op), "")
-    if word not in ("best", "worst"):
+    if op not in ("max", "min") or word not in ("best", "worst"):
         return op
-    return "min" if op == "max" else "max"
+    more = wants_more(word, [target])
+    return op if more is None else ("max" if more else "min")
 
 
 _BUCKET_RE = re.compile(r"\b(?:which|what|each|per|every|a)\s+(?:day|week|month)s?\b")
@@ -129,6 +139,7 @@ def long_measure(
 
 
 __all__ = [
+    "wants_more",
     "long_measure",
     "counts_things",
     "names_whole",

@@ -32,7 +32,7 @@ from pydantic import ConfigDict, Field
 from langgraph_adamm.analytic.values import convert_units, convertible
 from langgraph_adamm.planning.cards import MEMORY_WORD_ROUNDS, RecordWords
 from langgraph_adamm.planning.context import Embed
-from langgraph_adamm.planning.dating import dating, parse_time
+from langgraph_adamm.planning.dating import Dating, dating, parse_time
 from langgraph_adamm.planning.events import EventFrame, frame_named, told_like
 from langgraph_adamm.planning.reader import fmt
 from langgraph_adamm.planning.text import STOPWORDS, root, words
@@ -261,14 +261,7 @@ def _dated(
     found = dating(_user_said(unit.get("content")), when)  # the user's words
     if found is None or when is None:
         return dict(unit)
-    inside: list[dict[str, Any]] = [
-        u
-        for u in ranked
-        if u is not unit
-        and _similarity(u) >= EVENT_DATED_FLOOR
-        and (t := parse_time(u.get("time"))) is not None
-        and found.first <= t.date() <= found.last
-    ]
+    inside = _inside(found, ranked, unit)
     if inside:
         best: dict[str, Any] = max(inside, key=_similarity)
         return dict(best)
@@ -350,18 +343,26 @@ def _dated_by_mention(
     for mention in told:
         when = parse_time(mention.get("time"))
         found = dating(_user_said(mention.get("content")), when)
-        if found is None:
-            continue
-        for u in ranked:
-            t = parse_time(u.get("time"))
-            if (
-                u is not mention
-                and t is not None
-                and _similarity(u) >= EVENT_DATED_FLOOR
-            ):
-                if found.first <= t.date() <= found.last:
-                    out.append(u)
+        if found is not None:
+            out += _inside(found, ranked, mention)
     return out
+
+
+def _inside(
+    found: Dating, ranked: list[dict[str, Any]], mention: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Candidates for the event's telling: rounds inside the days a mention dates.
+
+    The mention itself is not one; each scores :data:`EVENT_DATED_FLOOR`.
+    """
+    return [
+        u
+        for u in ranked
+        if u is not mention
+        and _similarity(u) >= EVENT_DATED_FLOOR
+        and (t := parse_time(u.get("time"))) is not None
+        and found.first <= t.date() <= found.last
+    ]
 
 
 def _groups(result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -144,6 +144,25 @@ def test_built_vectors_are_torchs(built, torch_vectors, monkeypatch):
     assert np.abs(got - one_by_one).max() < 1e-5
 
 
+def test_counting_keeps_the_encodings_that_embedding_reads(built, monkeypatch):
+    """A view counted for chunking is not tokenized again when embedded."""
+    monkeypatch.setenv("ADAMM_CACHE_DIR", str(built))
+    enc = SentenceTransformerEncoder(backend="onnx")
+    runner = enc._onnx
+    fresh = enc.encode(TEXTS)
+    counter = runner._read_tokenizer()
+    counter.no_truncation()
+    counter.no_padding()
+    for text in TEXTS:  # the untruncated count, the long texts' too
+        assert runner.count_tokens(text) == len(
+            counter.encode(text, add_special_tokens=False).ids
+        )
+    long = {t for t in TEXTS if len(counter.encode(t).ids) >= runner.max_length}
+    assert long and set(runner._kept) == set(TEXTS) - long
+    assert np.array_equal(enc.encode(TEXTS), fresh)  # kept encodings taken
+    assert not runner._kept
+
+
 def test_the_built_int8_export_is_within_the_int8_tolerance(cache, torch_vectors):
     enc = SentenceTransformerEncoder(backend="onnx-int8")
     assert enc._onnx.manifest.recipe == "built"

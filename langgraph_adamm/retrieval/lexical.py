@@ -70,7 +70,16 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return _NON_ASCII.sub(_drop_combining, decomposed).casefold()
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _drop_combining(match: re.Match[str]) -> str:
+    """A character kept unless it is a combining mark (an accent taken off)."""
+    c = match.group()
+    return "" if unicodedata.combining(c) else c
 
 
 def tokenize(

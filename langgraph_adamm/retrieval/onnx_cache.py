@@ -252,6 +252,10 @@ def discard_export(folder: Path) -> None:
             path.unlink(missing_ok=True)
 
 
+KEPT_ENCODINGS = 4096
+"""Encodings kept between counting a text and embedding it, at most."""
+
+
 class OnnxTextRunner:
     """Tokenizes with ``tokenizers`` and runs the exported model with onnxruntime.
 
@@ -275,6 +279,8 @@ class OnnxTextRunner:
         self._session: Any = None
         self._tokenizer: Any = None
         self._counter: Any = None
+        self._specials = 0
+        self._kept: dict[str, Any] = {}
 
     def load(self) -> None:
         """Load the tokenizer and the ONNX Runtime session (once).
@@ -315,6 +321,7 @@ class OnnxTextRunner:
                 m.max_length, strategy="longest_first", direction=m.truncation_side
             )
             tokenizer.no_padding()  # padded here, to each batch's own width
+            self._specials = len(tokenizer.encode("").ids)
             self._tokenizer = tokenizer
             self._session = session
 
@@ -329,8 +336,13 @@ class OnnxTextRunner:
         return Tokenizer.from_file(str(self.folder / self.manifest.tokenizer_file))
 
     def _encodings(self, texts: Sequence[str]) -> list[Any]:
+        """The texts' encodings: those kept by :meth:`count_tokens` taken."""
         self.load()
-        return list(self._tokenizer.encode_batch(list(texts)))
+        kept = self._kept
+        found = [kept.pop(t, None) for t in texts] if kept else [None] * len(texts)
+        missing = [t for t, e in zip(texts, found, strict=True) if e is None]
+        fresh = iter(self._tokenizer.encode_batch(missing) if missing else [])
+        return [e if e is not None else next(fresh) for e in found]
 
     def _pad(self, encodings: Sequence[Any]) -> dict[str, np.ndarray]:
         """The model's inputs for a batch, padded to its longest text."""
@@ -356,7 +368,20 @@ class OnnxTextRunner:
         return self._pad(self._encodings(texts))
 
     def count_tokens(self, text: str) -> int:
-        """Tokens of the text without special tokens and untruncated."""
+        """Tokens of the text without special tokens and untruncated.
+
+        A text that fits the window is read by the model's own tokenizer and
+        its encoding kept for :meth:`encode`, which would read it again (a
+        view is counted before it is embedded); a longer one by an untruncated
+        copy of the tokenizer.
+        """
+        self.load()
+        encoding = self._tokenizer.encode(text)
+        if len(encoding.ids) < self.max_length:  # whole: nothing truncated
+            if len(self._kept) >= KEPT_ENCODINGS:
+                self._kept.clear()
+            self._kept[text] = encoding
+            return len(encoding.ids) - self._specials
         if self._counter is None:
             with self._lock:
                 if self._counter is None:

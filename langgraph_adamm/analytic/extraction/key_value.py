@@ -34,7 +34,9 @@ _BRACKETS_RE = re.compile(r"\s*[\(\[][^\)\]]*[\)\]]\s*$")
 
 def separator_positions(clause: str) -> list[int]:
     """Where the ":" and "=" that separate a key from its value are."""
-    seps = []
+    seps: list[int] = []
+    if ":" not in clause and "=" not in clause:
+        return seps
     for i, ch in enumerate(clause):
         if ch not in ":=":
             continue

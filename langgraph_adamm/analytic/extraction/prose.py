@@ -106,9 +106,19 @@ def _value_first(segment: str) -> tuple[str, str, int, int] | None:
     return None
 
 
+_MAY_HOLD_VALUE_RE = re.compile(
+    r"\d|[$€£¥½¼¾]|USD|EUR|GBP|CHF|JPY|CAD|AUD|usd|eur|gbp|chf|jpy|cad|aud"
+    r"|(?:^|(?<=\s))(?i:yes|no|true|false|[✓✔✗✘])[.,!]?(?=\s|$)"
+)
+"""What any word that starts a value (VALUE_START_RE) or is a yes/no holds:
+text without it has no label-value item, and is not read word by word."""
+
+
 def find_label_values(text: str, offset: int) -> list[tuple[str, str, tuple[int, int]]]:
     """Every "label value" item of a comma/"and"-separated list."""
     found: list[tuple[str, str, tuple[int, int]]] = []
+    if not _MAY_HOLD_VALUE_RE.search(text):
+        return found
     pos = 0
     for piece in _SEGMENT_SPLIT_RE.split(text):
         start = text.find(piece, pos)

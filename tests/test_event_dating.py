@@ -11,8 +11,12 @@ from datetime import date, datetime
 import pytest
 
 from langgraph_adamm.planning.dating import dating
+from langgraph_adamm.planning.event_anchor import (
+    anchor_unit,
+    holds_words,
+    telling_words,
+)
 from langgraph_adamm.planning.events import frame_of
-from langgraph_adamm.planning.steps import anchor_unit, holds_words, telling_words
 from langgraph_adamm.planning.text import root
 
 SAT = datetime(2026, 6, 27, 7, 15)  # a Saturday
@@ -222,3 +226,49 @@ def test_a_new_treatment_is_no_new_job():
     # landing a contract is no flight home
     assert frame_of("i landed the retainer") is None
     assert frame_of("we landed in dublin").name == "trip_end"
+
+
+STORM_TOLD = "What a night. The wind ripped the slates off the roof at Kestrel Road."
+STORM_LATER = "Tarp's still holding on the roof, two days on from that gale."
+
+
+def test_a_later_mention_counting_days_finds_a_telling_in_other_words():
+    # no round says "storm"; the telling scores too low alone, but a mention
+    # among the candidates counts two days back to its day
+    step = _step(
+        "the storm",
+        _unit("S11:1", 0.355, STORM_TOLD, 15, month=3),
+        _unit("S13:2", 0.299, STORM_LATER, 17, month=3),
+        _unit("S52:1", 0.290, "Rain again. The garden's a swamp.", 29, month=4),
+    )
+    assert anchor_unit(step)["unit_id"] == "S11:1"
+    # without the mention nothing tells it apart: no anchor
+    alone = _step("the storm", *step["result"]["units"][::2])
+    assert anchor_unit(alone) is None
+
+
+def test_yesterday_or_the_new_does_not_vouch_for_a_candidate():
+    step = _step(
+        "the storm",
+        _unit("A", 0.355, "Went to the cinema with Ana.", 15, month=3),
+        _unit("B", 0.299, "Saw Ana yesterday, she loved the film.", 16, month=3),
+    )
+    assert anchor_unit(step) is None
+
+
+def test_an_event_whose_telling_words_no_round_says_is_not_anchored():
+    # "flood" is in no round of the memory; the round about flat 1 scores high
+    step = _step(
+        "the flood in flat 1",
+        _unit("A", 0.478, "Roofer was in flat 1 yesterday, tarp over the ridge.", 17),
+        _unit("B", 0.346, "Paid the plumber for the radiator valve at flat 1.", 29),
+    )
+
+    def said(word):
+        return {"flat": 0.3, "flood": 0.0}.get(root(word), 0.01)
+
+    assert anchor_unit(step, said=said) is None
+    assert "flood" in step["anchor_unsure"]
+    # where the memory's words are not all read, nothing is taken as unsaid
+    again = _step("the flood in flat 1", *step["result"]["units"])
+    assert anchor_unit(again)["unit_id"] == "A"

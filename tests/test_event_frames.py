@@ -13,13 +13,13 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
+from langgraph_adamm.planning.event_anchor import anchor_unit
 from langgraph_adamm.planning.events import (
     FRAMES,
     frame_of,
     stretch_frames,
     telling_query,
 )
-from langgraph_adamm.planning.steps import anchor_unit
 
 START = date(2026, 5, 1)
 MOVE = date(2026, 5, 9)

@@ -16,13 +16,9 @@ from pydantic import ValidationError
 from langgraph_adamm.errors import AdaMMError, ToolInputError
 from langgraph_adamm.graphs.graph_memory import QueryMemory
 from langgraph_adamm.planning.context import CachedEmbed
+from langgraph_adamm.planning.event_anchor import anchor_unit, read_whole, unheard_name
 from langgraph_adamm.planning.reader import produced_nothing
-from langgraph_adamm.planning.steps import (
-    CombineArgs,
-    anchor_unit,
-    combine,
-    unheard_name,
-)
+from langgraph_adamm.planning.steps import CombineArgs, combine
 from langgraph_adamm.tools.calls import (
     fit_to_budget,
     requested_units,
@@ -123,6 +119,9 @@ def execute_step(
             mem.record_rounds(found),
             memory_words.share if memory_words is not None else None,
             unheard_name(done.get("names") or (), memory_words),
+            memory_words.share
+            if memory_words is not None and read_whole(memory_words)
+            else None,
         )
         done["anchor"] = (
             {

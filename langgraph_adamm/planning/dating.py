@@ -96,6 +96,7 @@ _DAY_OF_RE = re.compile(
 _NEW_DAYS = 30
 """How far back "the new ..." may reach for the start it refers to."""
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30}
+_FROM_EVENT = frozenset({"nth_unit", "nth", "elapsed", "ago"})
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,18 @@ class Dating:
     """The earliest day it may have begun."""
     last: date
     """The latest day; ``first == last`` is an exact day."""
+    kind: str = ""
+    """Which phrase dated it: ``elapsed`` ("two days on from"), ``nth_unit``
+    ("day three of"), ``yesterday``, ``new`` ... (see ``_PATTERNS``)."""
+
+    @property
+    def counts_from_event(self) -> bool:
+        """Whether it counts days from an event to one day.
+
+        "A week since the storm", "day three of the strike"; not a plain
+        "yesterday" or "the new ...".
+        """
+        return self.exact and self.kind in _FROM_EVENT
 
     @property
     def exact(self) -> bool:
@@ -188,7 +201,7 @@ def dating(text: str, when: datetime | None) -> Dating | None:
     for _, kind, m in sorted(found, key=lambda f: f[0]):
         span = _read(kind, m, when)
         if span is not None:
-            return Dating(" ".join(m.group(0).split()), span[0], span[1])
+            return Dating(" ".join(m.group(0).split()), span[0], span[1], kind)
     return None
 
 

@@ -101,3 +101,18 @@ def test_hostile_strings_do_not_break_extraction():
     text = "'; DROP TABLE x; --: 1, \x00weird\u202e: 2, " + "a: " * 500 + "{" * 200
     out = ex.extract_text(text, "r", "user")
     assert all(o.attribute.replace("_", "").isalnum() for o in out)
+
+
+def test_form_fields_named_by_a_question_word_and_numbered_things():
+    # a maintenance form: "Who:" is a field where it opens its line, and
+    # "flat 2" is the property's value, not a field "flat" of 2
+    got = pairs(
+        "Maintenance\nProperty: flat 2\nJob: emergency call-out for the boiler\n"
+        "Who: plumber\nCost: 137.44 EUR"
+    )
+    assert got["property"][0] == "flat 2" and got["who"][0] == "plumber"
+    assert got["cost"] == (137.44, "EUR") and "flat" not in got
+    assert pairs("Where: Galway\nFee: 300 EUR")["where"][0] == "Galway"
+    # in prose a question word is no label; a plural before a number is a count
+    assert pairs("I asked who: nobody knew") == {}
+    assert pairs("Drills: squats 20") == {"squats": (20, None)}

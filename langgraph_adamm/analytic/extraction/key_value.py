@@ -182,7 +182,8 @@ def key_value_pairs(
             if picked is not None:
                 key_starts[idx] = clause.rfind(picked.split()[0], key_starts[idx], sep)
                 key = picked
-        if not key or not valid_label(key) or "://" in key:
+        form_field = _FORM_KEY_RE.fullmatch(key) is not None and key_starts[idx] == 0
+        if not key or not (valid_label(key) or form_field) or "://" in key:
             continue
         if not value or len(value) > MAX_VALUE:
             continue
@@ -228,13 +229,21 @@ def key_value_pairs(
             if inner and not (
                 len(inner) == 1
                 and as_written
-                and is_name(value)
+                and (is_name(value) or _NUMBERED_THING_RE.fullmatch(value))
                 and not HEADING_WORD_RE.search(key)
             ):
                 # A heading over a list ("Sleep dashboard: Total sleep 6.5 h, ...").
                 yield from inner
                 continue
         yield key, value, (offset + key_starts[idx], offset + value_end)
+
+
+_FORM_KEY_RE = re.compile(r"Who|What|Where|Which")
+"""A form's field named by a question word ("Who: plumber", "Where: Galway"),
+taken as a key where it opens its line though it is no label in prose."""
+_NUMBERED_THING_RE = re.compile(r"[^\W\d_]+(?<![sS]) \d{1,4}")
+"""A thing named by a number, the value of its key ("Property: flat 2",
+"Room: room 4"); a plural before a count is a count ("Drills: squats 20")."""
 
 
 _SEPARATOR_MARKS = re.compile("[|\t>→⇒：，；＝]|  | [-–—]")

@@ -7,6 +7,7 @@ an app's "Ltrs ... | Total paid ...", whose total the reader does not put in the
 
 from datetime import date, timedelta
 
+import numpy as np
 import pytest
 
 from langgraph_adamm import AdaMMConfig, Memory
@@ -197,3 +198,49 @@ def test_a_table_that_looks_like_the_same_kind_is_named_in_the_result(monkeypatc
         ]
         count = m.compute({"table": fills, "operator": "count"})
         assert set(count.unread_rounds) >= {f"W{i}:1" for i in range(len(WASHES))}
+
+
+def test_unlabelled_rounds_that_mean_a_tables_records_are_named(monkeypatch):
+    """A sale told in prose, beside sales read in other layouts, is unread.
+
+    No label names a column; the round holds an amount in the table's unit and
+    its vector is nearer the sales than the clay purchases. One as near to
+    both, one without an amount in euros and a question about a price are no
+    sale (the vectors are made up here; the kinds' means come from the rows).
+    """
+    from langgraph_adamm.analytic import coverage
+
+    with Memory(":memory:", user_id="u", retrieval=False) as m:
+        m.ingest(build_history())
+        table = m.analytic.table(m.tables[0].table_name)  # the fill-ups
+        other = np.array([0.0, 1.0, 0.0])
+        unread = [
+            (
+                "P1:1",
+                None,
+                "Filled up at Circle K, €61.20 all in.",
+                np.array([0.9, 0.1, 0.42]),
+            ),
+            ("P2:1", None, "Top Oil again, 58 euros.", np.array([0.7, 0.7, 0.14])),
+            ("P3:1", None, "Filled up at Circle K today.", np.array([0.9, 0.1, 0.42])),
+        ]
+        unread = [(r, t, x, v / np.linalg.norm(v)) for r, t, x, v in unread]
+        kinds = coverage._Kinds(
+            {table.table_name: np.array([1.0, 0.0, 0.0]), "other": other}, unread
+        )
+        monkeypatch.setattr(coverage, "_kinds", lambda memory: kinds)
+        m.analytic.coverage.clear()
+        assert unread_rounds(m.analytic, table, []) == ["P1:1"]
+        near = coverage._near(m.analytic, table)
+        assert near[0].values == {"total": "€61.20"}
+
+
+def test_a_question_about_a_price_is_no_record():
+    from langgraph_adamm.analytic import coverage
+
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(build_history())
+        asked = [
+            r for r, _, text, _ in coverage._kinds(m.analytic).unread if "?" in text
+        ]
+        assert not asked  # the chat round asks: not among the rounds no table read

@@ -280,3 +280,65 @@ def test_how_much_of_a_thing_bought_is_its_amount_not_its_price():
         assert out["value"] == pytest.approx(
             sum(w for d, t, w in CLAY if t == "porcelain" and d.month == 4)
         )
+
+
+SALES = [
+    (
+        START + timedelta(days=2 + 4 * i),
+        ["studio shop", "wholesale", "commission"][i % 3],
+        3 + i % 5,
+        60 + 17 * i,
+    )
+    for i in range(18)
+]
+
+
+def test_money_earned_is_the_amount_of_a_table_named_for_sales():
+    # the amount column is "total": only the table's name says it is money in
+    rounds = [
+        (d, f'{{"sold_via": "{via}", "items": {n}, "total": "{t} EUR"}}')
+        for d, via, n, t in SALES
+    ] + [
+        (d, f"Clay order - Type: {t} | Weight: {w} kg | Price: €{w * 2.46:.2f}")
+        for d, t, w in CLAY
+    ]
+    with Memory(":memory:", user_id="potter") as m:
+        m.ingest(_history("potter", rounds))
+        may = sum(t for d, _, _, t in SALES if d.month == 5)
+        march = sum(t for d, _, _, t in SALES if d.month == 3)
+        out = ask(m, "How much did I earn from sales in May?")
+        assert (out["value"], out["unit"]) == (pytest.approx(may), "EUR")
+        out = ask(m, "How much more did I earn from sales in May than in March?")
+        assert out["value"] == pytest.approx(may - march)
+        # money spent is still the clay, never the takings
+        out = ask(m, "How much did I spend on clay in April?")
+        assert out["value"] == pytest.approx(
+            sum(round(w * 2.46, 2) for d, _, w in CLAY if d.month == 4)
+        )
+
+
+def test_a_word_names_the_column_whose_values_are_of_its_kind():
+    import numpy as np
+
+    from langgraph_adamm.planning.context import ColumnCard
+    from langgraph_adamm.planning.matching import column_of_kind
+
+    near = {
+        "tradesperson": [1.0, 0.0],
+        "plumber": [0.9, 0.44],
+        "roofer": [0.8, 0.6],
+        "weather": [0.0, -1.0],
+    }
+
+    def vec(texts):
+        rows = [near.get(t, [0.0, 1.0]) for t in texts]
+        return np.array([r / np.linalg.norm(r) for r in np.array(rows)])
+
+    who = ColumnCard("who", "VARCHAR", values=("plumber", "roofer"))
+    job = ColumnCard("job", "VARCHAR", values=("fixed the shed door", "new tap"))
+    assert column_of_kind("tradesperson", [job, who], vec) is who
+    # near no column's values by the floor, or near two alike: none
+    assert column_of_kind("weather", [job, who], vec) is None
+    twin = ColumnCard("crew", "VARCHAR", values=("roofer", "plumber"))
+    assert column_of_kind("tradesperson", [who, twin], vec) is None
+    assert column_of_kind("tradesperson", [who], lambda texts: None) is None

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from langgraph_adamm.analytic.predicates import round_time_condition
 from langgraph_adamm.analytic.tables import TableSchema
-from langgraph_adamm.analytic.values import parse_value
+from langgraph_adamm.analytic.values import convertible, parse_value
 
 if TYPE_CHECKING:
     from langgraph_adamm.analytic.memory import AnalyticMemory
@@ -34,6 +36,7 @@ COVERAGE_ROUNDS = 5000
 COVERAGE_SHARE = 0.6
 """A lookalike writes at least this share of the table's columns as labels."""
 _AUXILIARY = frozenset({"source", "order", "time"})
+_NUMERIC = frozenset({"DOUBLE", "BIGINT"})
 _LISTED = 10
 """Round ids named in a result."""
 
@@ -122,7 +125,121 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
                     break
         if len(values) >= need:
             found.append(Lookalike(round_id, time, text, values))
+    taken = {look.round_id for look in found}
+    found += [look for look in _near(memory, table) if look.round_id not in taken]
     return found
+
+
+NEAR_FLOOR = 0.4
+"""The cosine to a table's records' mean vector for an unlabelled round to
+look like one of them."""
+NEAR_MARGIN = 0.02
+"""How much nearer to that table's records than to any other table's."""
+_QUANTITY_RE = re.compile(
+    r"(?:[€$£¥]|\b[A-Z]{3}\b)\s?\d[\d.,]*|\d[\d.,]*\s?(?:[€$£¥%]|[^\W\d_]{1,12})"
+)
+
+
+@dataclass(frozen=True)
+class _Kinds:
+    """Each table's records' mean vector, and the rounds no table read."""
+
+    centroids: dict[str, np.ndarray]
+    unread: list[tuple[str, Any, str, np.ndarray]]
+    """(round id, time, user text, unit vector) of rounds that gave no row."""
+
+
+def _kinds(memory: AnalyticMemory) -> _Kinds:
+    """The memory's record kinds by meaning (cached per generation)."""
+    key = ("\x00kinds", memory.generation)
+    if key not in memory.coverage:
+        memory.coverage[key] = _read_kinds(memory)
+    kinds: _Kinds = memory.coverage[key]
+    return kinds
+
+
+def _read_kinds(memory: AnalyticMemory) -> _Kinds:
+    try:
+        rows = memory.db.fetchall(
+            "SELECT r.round_id, r.time, r.user_text, e.text_vec FROM "
+            '(SELECT * FROM adamm_rounds WHERE user_id = ? ORDER BY "order" DESC '
+            "LIMIT ?) AS r JOIN adamm_events e ON e.user_id = r.user_id "
+            "AND e.round_id = r.round_id",
+            [memory.user_id, COVERAGE_ROUNDS],
+        )
+    except Exception:  # noqa: BLE001 - no retrieval rows: no kinds by meaning
+        return _Kinds({}, [])
+    vectors: dict[str, tuple[Any, str, np.ndarray]] = {}
+    for round_id, time, text, blob in rows:
+        if blob is None or not text:
+            continue
+        vec = np.frombuffer(bytes(blob), dtype="<f4").astype(np.float64)
+        norm = float(np.linalg.norm(vec))
+        if norm > 0:
+            vectors[str(round_id)] = (time, str(text), vec / norm)
+    sources: set[str] = set()
+    centroids: dict[str, np.ndarray] = {}
+    for table in memory.tables:
+        rounds = {
+            str(r)
+            for (r,) in memory.db.fetchall(
+                f"SELECT DISTINCT source FROM {memory.qualified(table)}"
+            )
+        }
+        sources |= rounds
+        held = [vectors[r][2] for r in rounds if r in vectors]
+        if len(held) >= 3:
+            mean = np.mean(held, axis=0)
+            centroids[table.table_name] = mean / (np.linalg.norm(mean) or 1.0)
+    unread = [
+        (rid, time, text, vec)
+        for rid, (time, text, vec) in vectors.items()
+        if rid not in sources and not text.rstrip().endswith("?")  # asked, not told
+    ]
+    return _Kinds(centroids, unread)
+
+
+def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
+    """Unread rounds that mean what the table's records mean.
+
+    Rounds no table read that write a value in one of the table's units and
+    are nearer to its records than to any other table's: "Sold a plate on
+    Etsy today, €32.00 all in" beside sales read from apps' layouts: no
+    label names a column, but the round means what the table's records mean
+    and holds an amount in euros.
+    """
+    measures = [c for c in table.columns if c.unit and c.sql_type in _NUMERIC]
+    kinds = _kinds(memory)
+    mine = kinds.centroids.get(table.table_name)
+    if not measures or mine is None:
+        return []
+    others = [c for name, c in kinds.centroids.items() if name != table.table_name]
+    found = []
+    for round_id, time, text, vec in kinds.unread:
+        near = float(vec @ mine)
+        if near < NEAR_FLOOR:
+            continue
+        if others and near - max(float(vec @ c) for c in others) < NEAR_MARGIN:
+            continue
+        values = _measured(text, measures)
+        if values:
+            found.append(Lookalike(round_id, time, text.lower(), values))
+    return found
+
+
+def _measured(text: str, measures: list[Any]) -> dict[str, str]:
+    """Column name -> a quantity of the text in that column's unit."""
+    out: dict[str, str] = {}
+    for m in _QUANTITY_RE.finditer(text):
+        parsed = parse_value(m.group().rstrip(".,"))
+        if parsed.number is None or parsed.unit is None:
+            continue
+        for col in measures:
+            if col.name not in out and (
+                parsed.unit == col.unit or convertible(parsed.unit, col.unit)
+            ):
+                out[col.name] = m.group().rstrip(".,")
+    return out
 
 
 def unread_rounds(

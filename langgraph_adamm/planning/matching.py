@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from langgraph_adamm.analytic.guided import WORD_FORMS
 from langgraph_adamm.analytic.units import CURRENCIES
@@ -301,7 +303,7 @@ _TAKEN_IN_RE = re.compile(
 )
 """Money in: "which market brought in the most", "what did I take in"."""
 _INCOME_COLUMN_RE = re.compile(
-    r"(?:^|_)(?:takings?|revenue|income|earn\w*|sales?|profit|turnover|wages?|"
+    r"(?:^|_)(?:takings?|revenue|income|earn\w*|sales?|sold|profit|turnover|wages?|"
     r"salary|payout)(?:_|$)"
 )
 _RATE_RE = re.compile(r"(?:^|_)(?:per|unit|rate)(?:_|$)")
@@ -313,13 +315,14 @@ def asks_money(q: QuestionTokens, text: str) -> bool:
 
 
 def money_columns(
-    q: QuestionTokens, text: str, numeric: list[ColumnCard]
+    q: QuestionTokens, text: str, numeric: list[ColumnCard], table: str = ""
 ) -> list[ColumnCard]:
     """The currency columns that can answer a money question, by direction.
 
     Money taken in ("earn", "takings", "how much did I make") is a column
-    named as income; money spent is any other. A price per unit is no amount
-    spent, unless the question names it.
+    named as income, or any amount of a table named for it (``table``: a
+    ``sold_via_total_log`` holds what sales brought in); money spent is any
+    other. A price per unit is no amount spent, unless the question names it.
     """
     money = [c for c in numeric if c.unit in CURRENCIES]
     incoming = (
@@ -329,7 +332,10 @@ def money_columns(
     )
     named = [c for c in money if column_naming(q, c) >= 0.5]
     if incoming:
-        return named or [c for c in money if _INCOME_COLUMN_RE.search(c.name)]
+        income = named or [c for c in money if _INCOME_COLUMN_RE.search(c.name)]
+        if income or not _INCOME_COLUMN_RE.search(table):
+            return income
+        return [c for c in money if not _RATE_RE.search(c.name)]
     if set(q.stems) & _SPEND_STEMS:  # "spent", "paid": never the takings
         money = [c for c in money if not _INCOME_COLUMN_RE.search(c.name)] or named
     amounts = [c for c in money if not _RATE_RE.search(c.name)]
@@ -491,3 +497,41 @@ def _column_for_word(word: str, numeric: list[ColumnCard]) -> str | None:
     q = QuestionTokens.of(word)
     named = [c for c in numeric if column_naming(q, c) > 0]
     return named[0].name if len(named) == 1 else None
+
+
+KIND_VALUES = 8
+"""A column's most frequent values that show what kind of thing it holds."""
+KIND_FLOOR = 0.35
+"""The mean cosine of a word to a column's values for it to name their kind."""
+KIND_MARGIN = 0.1
+"""How much nearer than to any other column's values."""
+
+
+def column_of_kind(
+    word: str,
+    candidates: Sequence[ColumnCard],
+    vec: Callable[[list[str]], np.ndarray | None],
+) -> ColumnCard | None:
+    """The text column whose values are things of the kind a word names.
+
+    "Which kind of tradesperson" over a column ``who`` of plumber, roofer,
+    electrician: the word is near its values, on average, by
+    :data:`KIND_FLOOR` and by :data:`KIND_MARGIN` more than near any other
+    column's (``vec``: embeddings of short texts, None without an encoder).
+    Names of people and places are near no kind word, so a column of them is
+    not chosen this way.
+    """
+    if not word or word in STOPWORDS:
+        return None
+    scored: list[tuple[float, ColumnCard]] = []
+    for col in candidates:
+        values = [v for v in col.values[:KIND_VALUES] if words(v)]
+        vecs = vec([word, *values]) if values else None
+        if vecs is not None:
+            scored.append((float(np.mean(vecs[1:] @ vecs[0])), col))
+    scored.sort(key=lambda sc: -sc[0])
+    if not scored or scored[0][0] < KIND_FLOOR:
+        return None
+    if len(scored) > 1 and scored[0][0] - scored[1][0] < KIND_MARGIN:
+        return None
+    return scored[0][1]

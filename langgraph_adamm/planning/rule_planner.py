@@ -43,6 +43,7 @@ from langgraph_adamm.planning.matching import (
     QuestionTokens,
     asks_money,
     column_naming,
+    column_of_kind,
     columns_text,
     date_in_values,
     in_plausible_range,
@@ -368,7 +369,7 @@ class RulePlanner:
         guessed = False
         if op != "count" and asks_money(q, text) and not spent_time(text):
             # "how much have I spent": money, so a currency column or no table
-            numeric = money_columns(q, text, numeric)
+            numeric = money_columns(q, text, numeric, table.name)
             if not numeric:
                 return None
             money = True
@@ -453,7 +454,7 @@ class RulePlanner:
         if syn:
             name = max(syn, key=lambda n: syn[n])
             return next(c for c in candidates if c.name == name)
-        return None
+        return column_of_kind(word, candidates, self._vec)
 
     def _condition_column(
         self, cond: Condition, q: QuestionTokens, numeric: list[ColumnCard]

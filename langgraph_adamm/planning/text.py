@@ -112,6 +112,8 @@ _MORE_IRREGULAR = {
     "ate": "eat",
     "fed": "feed",
     "sold": "sell",
+    "sale": "sell",
+    "sales": "sell",
     "taught": "teach",
     "caught": "catch",
     "grew": "grow",

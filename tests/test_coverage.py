@@ -201,12 +201,12 @@ def test_a_table_that_looks_like_the_same_kind_is_named_in_the_result(monkeypatc
 
 
 def test_unlabelled_rounds_that_mean_a_tables_records_are_named(monkeypatch):
-    """A sale told in prose, beside sales read in other layouts, is unread.
+    """A fill-up told in prose, beside fill-ups read from labels, is unread.
 
     No label names a column; the round holds an amount in the table's unit and
-    its vector is nearer the sales than the clay purchases. One as near to
-    both, one without an amount in euros and a question about a price are no
-    sale (the vectors are made up here; the kinds' means come from the rows).
+    its vector is nearer the fill-ups than anything else. One as near to two
+    kinds, one without an amount, and one whose litres no fill-up could hold
+    (1.75 L of water) are none (the vectors are made up here).
     """
     from langgraph_adamm.analytic import coverage
 
@@ -223,6 +223,7 @@ def test_unlabelled_rounds_that_mean_a_tables_records_are_named(monkeypatch):
             ),
             ("P2:1", None, "Top Oil again, 58 euros.", np.array([0.7, 0.7, 0.14])),
             ("P3:1", None, "Filled up at Circle K today.", np.array([0.9, 0.1, 0.42])),
+            ("P4:1", None, "Water: 1750 ml", np.array([0.9, 0.1, 0.42])),
         ]
         unread = [(r, t, x, v / np.linalg.norm(v)) for r, t, x, v in unread]
         kinds = coverage._Kinds(

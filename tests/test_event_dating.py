@@ -15,6 +15,7 @@ from langgraph_adamm.planning.event_anchor import (
     anchor_unit,
     holds_words,
     telling_words,
+    unsaid_word,
 )
 from langgraph_adamm.planning.events import frame_of
 from langgraph_adamm.planning.text import root
@@ -269,6 +270,9 @@ def test_an_event_whose_telling_words_no_round_says_is_not_anchored():
 
     assert anchor_unit(step, said=said) is None
     assert "flood" in step["anchor_unsure"]
+    # an event told by its verb names no noun: "went" unsaid proves nothing
+    assert unsaid_word("I went onto nights", lambda w: 0.0) is None
+    assert unsaid_word("my accident", lambda w: 0.0) == "accident"
     # where the memory's words are not all read, nothing is taken as unsaid
     again = _step("the flood in flat 1", *step["result"]["units"])
     assert anchor_unit(again)["unit_id"] == "A"

@@ -26,7 +26,7 @@ import numpy as np
 
 from langgraph_adamm.analytic.predicates import round_time_condition
 from langgraph_adamm.analytic.tables import TableSchema
-from langgraph_adamm.analytic.values import convertible, parse_value
+from langgraph_adamm.analytic.values import convert_units, convertible, parse_value
 
 if TYPE_CHECKING:
     from langgraph_adamm.analytic.memory import AnalyticMemory
@@ -130,7 +130,7 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
     return found
 
 
-NEAR_FLOOR = 0.4
+NEAR_FLOOR = 0.45
 """The cosine to a table's records' mean vector for an unlabelled round to
 look like one of them."""
 NEAR_MARGIN = 0.02
@@ -214,6 +214,7 @@ def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
     if not measures or mine is None:
         return []
     others = [c for name, c in kinds.centroids.items() if name != table.table_name]
+    spans = _spans(memory, table, measures)
     found = []
     for round_id, time, text, vec in kinds.unread:
         near = float(vec @ mine)
@@ -221,23 +222,52 @@ def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
             continue
         if others and near - max(float(vec @ c) for c in others) < NEAR_MARGIN:
             continue
-        values = _measured(text, measures)
+        values = _measured(text, measures, spans)
         if values:
             found.append(Lookalike(round_id, time, text.lower(), values))
     return found
 
 
-def _measured(text: str, measures: list[Any]) -> dict[str, str]:
-    """Column name -> a quantity of the text in that column's unit."""
+SPAN_SLACK = 3.0
+"""A quantity within this factor of a column's smallest and largest values
+is one the column could hold (1.75 L of water is no fill-up of 30-60 L)."""
+
+
+def _spans(
+    memory: AnalyticMemory, table: TableSchema, measures: list[Any]
+) -> dict[str, tuple[float, float]]:
+    """Each measure column's smallest and largest value (where it has any)."""
+    out = {}
+    for col in measures:
+        ((low, high),) = memory.db.fetchall(
+            f'SELECT min("{col.name}"), max("{col.name}") FROM '
+            f"{memory.qualified(table)}"
+        )
+        if low is not None and high is not None:
+            out[col.name] = (float(low), float(high))
+    return out
+
+
+def _measured(
+    text: str, measures: list[Any], spans: dict[str, tuple[float, float]]
+) -> dict[str, str]:
+    """Column name -> a quantity of the text the column could hold."""
     out: dict[str, str] = {}
     for m in _QUANTITY_RE.finditer(text):
         parsed = parse_value(m.group().rstrip(".,"))
         if parsed.number is None or parsed.unit is None:
             continue
         for col in measures:
-            if col.name not in out and (
-                parsed.unit == col.unit or convertible(parsed.unit, col.unit)
-            ):
+            if col.name in out or col.name not in spans:
+                continue
+            if parsed.unit != col.unit and not convertible(parsed.unit, col.unit):
+                continue
+            try:
+                value = convert_units(parsed.number, parsed.unit, col.unit)
+            except ValueError:
+                continue
+            low, high = spans[col.name]
+            if low / SPAN_SLACK <= value <= high * SPAN_SLACK:
                 out[col.name] = m.group().rstrip(".,")
     return out
 

@@ -103,10 +103,11 @@ def anchor_unit(
     wind ripped the slates off" for "the storm") is found where a later
     mention among the candidates counts the days from it to the day of one
     of them ("two days on from that gale", :func:`_corroborated`). Where the
-    phrase's telling words are said by no round of the memory at all
-    (``said``: a word's share of all its rounds, given only where every round
-    was read) and nothing dates an event, it is taken as never told: "since
-    the flood" is no round about the flat the flood was in.
+    noun the phrase names its event by is said by no round of the memory at
+    all (:func:`unsaid_word`; ``said``: a word's share of all its rounds,
+    given only where every round was read) and nothing dates an event, it is
+    taken as never told: "since the flood" is no round about the flat the
+    flood was in.
     """
     if "anchor" in step:  # decided when the step ran
         return dict(step["anchor"]) if step["anchor"] else None
@@ -180,20 +181,27 @@ def _corroborated(ranked: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def unsaid_word(phrase: str, said: Callable[[str], float] | None) -> str | None:
-    """The word that tells an event phrase apart, where no round says any.
+_DETERMINERS = frozenset("the my our his her their this that a an".split())
 
-    Of the phrase's content words, those fewer than :data:`TELLING_SHARE` of
-    the memory's rounds hold tell it apart; when every one of them is held by
-    none, the first is returned. None without ``said`` or a telling word.
+
+def unsaid_word(phrase: str, said: Callable[[str], float] | None) -> str | None:
+    """The noun an event phrase is named by, where no round says it.
+
+    "The flood in flat 1", "my accident": the word after the determiner the
+    phrase opens with names the event; where no round of the memory holds it
+    it is returned. A phrase told by its verb ("I went onto nights") names no
+    such noun: a verb is said in other tenses and words. None without
+    ``said``.
     """
     if said is None:
         return None
-    content = [w for w in words(phrase) if w not in STOPWORDS and len(w) > 2]
-    rare = [w for w in content if said(w) < TELLING_SHARE]
-    if rare and all(said(w) == 0 for w in rare):
-        return rare[0]
-    return None
+    tokens = words(phrase)
+    if len(tokens) < 2 or tokens[0] not in _DETERMINERS:
+        return None
+    noun = tokens[1]
+    if noun in STOPWORDS or len(noun) <= 2 or not noun.isalpha():
+        return None
+    return noun if said(noun) == 0 else None
 
 
 def _lexical_anchor(

@@ -27,6 +27,7 @@ import numpy as np
 from langgraph_adamm.analytic.predicates import round_time_condition
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.analytic.values import convert_units, convertible, parse_value
+from langgraph_adamm.storage.database import engine_errors, quote_ident
 
 if TYPE_CHECKING:
     from langgraph_adamm.analytic.memory import AnalyticMemory
@@ -167,7 +168,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
             "AND e.round_id = r.round_id",
             [memory.user_id, COVERAGE_ROUNDS],
         )
-    except Exception:  # noqa: BLE001 - no retrieval rows: no kinds by meaning
+    except engine_errors():  # a memory made before retrieval rows: no kinds
         return _Kinds({}, [])
     vectors: dict[str, tuple[Any, str, np.ndarray]] = {}
     for round_id, time, text, blob in rows:
@@ -239,9 +240,9 @@ def _spans(
     """Each measure column's smallest and largest value (where it has any)."""
     out = {}
     for col in measures:
+        name = quote_ident(col.name)
         ((low, high),) = memory.db.fetchall(
-            f'SELECT min("{col.name}"), max("{col.name}") FROM '
-            f"{memory.qualified(table)}"
+            f"SELECT min({name}), max({name}) FROM {memory.qualified(table)}"
         )
         if low is not None and high is not None:
             out[col.name] = (float(low), float(high))
@@ -254,7 +255,8 @@ def _measured(
     """Column name -> a quantity of the text the column could hold."""
     out: dict[str, str] = {}
     for m in _QUANTITY_RE.finditer(text):
-        parsed = parse_value(m.group().rstrip(".,"))
+        said = m.group().rstrip(".,")
+        parsed = parse_value(said)
         if parsed.number is None or parsed.unit is None:
             continue
         for col in measures:
@@ -268,7 +270,7 @@ def _measured(
                 continue
             low, high = spans[col.name]
             if low / SPAN_SLACK <= value <= high * SPAN_SLACK:
-                out[col.name] = m.group().rstrip(".,")
+                out[col.name] = said
     return out
 
 

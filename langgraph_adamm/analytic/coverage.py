@@ -28,6 +28,7 @@ from langgraph_adamm.analytic.predicates import round_time_condition
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.analytic.values import convert_units, convertible, parse_value
 from langgraph_adamm.storage.database import engine_errors, quote_ident
+from langgraph_adamm.storage.vectors import vector_of
 
 if TYPE_CHECKING:
     from langgraph_adamm.analytic.memory import AnalyticMemory
@@ -174,7 +175,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
     for round_id, time, text, blob in rows:
         if blob is None or not text:
             continue
-        vec = np.frombuffer(bytes(blob), dtype="<f4").astype(np.float64)
+        vec = np.asarray(vector_of(blob), dtype=np.float64)
         norm = float(np.linalg.norm(vec))
         if norm > 0:
             vectors[str(round_id)] = (time, str(text), vec / norm)

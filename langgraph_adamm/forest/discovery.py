@@ -35,15 +35,12 @@ from langgraph_adamm.retrieval.hierarchy import fuse
 from langgraph_adamm.retrieval.index import VectorIndex
 from langgraph_adamm.retrieval.memory import TURN_VIEW_PREFIX
 from langgraph_adamm.storage.rounds import load_rounds
+from langgraph_adamm.storage.vectors import vector_of
 
 if TYPE_CHECKING:
     from langgraph_adamm.retrieval.memory import RetrievalMemory
 
 _TURN_ORDER = {"user": 0, "dialogue": 1, "image": 2, "assistant": 3}
-
-
-def _vec(v: Any) -> np.ndarray:
-    return np.frombuffer(bytes(v), dtype="<f4").astype(np.float32)
 
 
 def _memory_kind(view: str, only_text_view: bool, has_turns: bool) -> str | None:
@@ -179,7 +176,8 @@ class MemoryCatalogue:
                 self.by_round.setdefault(rid, []).append(idx)
                 self.has_primary.append(False)
                 for modality, vec in grouped[kind]:
-                    v = _vec(vec)
+                    v = vector_of(vec)
+                    assert v is not None  # every stored view holds a vector
                     if modality == "text":
                         self.text_views.setdefault(idx, []).append(len(self.text_owner))
                         self.text_owner.append(idx)

@@ -4,7 +4,7 @@ How events, views, episodes and topics sit in the database
 (``adamm_events``, ``adamm_event_views``, ``adamm_episodes``, ``adamm_topics``,
 ``adamm_retrieval_meta``) and how they are read back into a
 :class:`~langgraph_adamm.retrieval.hierarchy.Hierarchy`. Vectors are stored as
-little-endian float32 bytes.
+little-endian float32 bytes (:func:`~langgraph_adamm.storage.vectors.vector_of`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,13 @@ from langgraph_adamm.retrieval.hierarchy import (
 from langgraph_adamm.retrieval.state import RetrievalState
 from langgraph_adamm.storage.database import insert_columns
 from langgraph_adamm.storage.dialect import upsert
-from langgraph_adamm.storage.vectors import SqlVector, SqlVectors
+from langgraph_adamm.storage.vectors import (
+    SqlVector,
+    SqlVectors,
+    blob_of,
+    vector_of,
+    vectors_of,
+)
 
 EVENT_VIEWS = (
     "FROM adamm_event_views v JOIN adamm_events e USING (user_id, round_id) "
@@ -41,38 +47,6 @@ them (parameters: user id, the turn-view prefix)."""
 StoredMember = tuple[Any, str | None, np.ndarray | None, np.ndarray | None]
 """A stored event as an episode is pooled from: time, text, text and visual
 vectors."""
-
-
-def vector_of(v: Any) -> np.ndarray | None:
-    """A stored vector (little-endian float32 bytes) as an array."""
-    if v is None:
-        return None
-    return np.frombuffer(bytes(v), dtype="<f4").astype(np.float32)
-
-
-def vectors_of(blobs: list[Any]) -> list[np.ndarray | None]:
-    """Many stored vectors at once (None stays None).
-
-    The rows are read-only views of one buffer: node sums are replaced, never
-    changed in place.
-    """
-    present = [i for i, b in enumerate(blobs) if b is not None]
-    out: list[np.ndarray | None] = [None] * len(blobs)
-    if not present:
-        return out
-    sizes = {len(blobs[i]) for i in present}
-    if len(sizes) != 1:  # mixed dimensions: one by one
-        return [vector_of(b) for b in blobs]
-    flat = b"".join(bytes(blobs[i]) for i in present)
-    matrix = np.frombuffer(flat, dtype="<f4").reshape(len(present), -1)
-    for row, i in enumerate(present):
-        out[i] = matrix[row]
-    return out
-
-
-def blob_of(v: np.ndarray | None) -> bytes | None:
-    """A vector as stored: little-endian float32 bytes (one value, not 384)."""
-    return None if v is None else np.asarray(v, dtype="<f4").tobytes()
 
 
 def members_by_episode(ids: list[str], episode_of: np.ndarray) -> dict[int, list[str]]:

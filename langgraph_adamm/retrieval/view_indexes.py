@@ -26,8 +26,9 @@ from langgraph_adamm.retrieval.lexical import (
     LexicalIndex,
     lexical_text,
 )
-from langgraph_adamm.retrieval.rows import EVENT_VIEWS, vector_of
+from langgraph_adamm.retrieval.rows import EVENT_VIEWS
 from langgraph_adamm.retrieval.state import TURN_VIEW_PREFIX, RetrievalState
+from langgraph_adamm.storage.vectors import vector_of
 
 logger = logging.getLogger("langgraph_adamm.retrieval.memory")
 """The logger the store always used (its messages keep their origin)."""

@@ -295,3 +295,17 @@ def test_a_process_without_torch_builds_then_finds_the_export(tmp_path, torch_ve
         assert run["available"] is True and run["loaded"] == []
         cosines = np.sum(np.asarray(run["vectors"]) * torch_vectors, axis=1)
         assert cosines.min() >= 0.9999, cosines
+
+
+def test_counting_a_batch_gives_each_texts_pieces(built, monkeypatch):
+    """Views tokenized as one batch are cut and embedded as one by one."""
+    monkeypatch.setenv("ADAMM_CACHE_DIR", str(built))
+    enc = SentenceTransformerEncoder(backend="onnx")
+    texts = [*TEXTS, " ".join(TEXTS) * 8]
+    one_by_one = [enc.chunks(t) for t in texts]
+    fresh = enc.encode(texts)
+    enc._onnx._kept.clear()
+    assert enc.chunks_many(texts) == one_by_one
+    assert len(one_by_one[-1]) > 1
+    assert enc._onnx._kept  # the whole texts' encodings kept for encode
+    assert np.array_equal(enc.encode(texts), fresh)

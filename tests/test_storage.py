@@ -54,3 +54,40 @@ def test_unopenable_paths(tmp_path):
     bad.write_text("hello")
     with pytest.raises(StorageError, match="cannot open"):
         MemoryDatabase(bad)
+
+
+def test_keyed_inserts_replace_stored_rows_and_add_new_ones():
+    """New keys go in by a plain insert, stored keys are replaced, in one call."""
+    from langgraph_adamm.storage.bulk import insert_columns
+
+    columns = ("user_id", "topic_id", "description", "episode_ids")
+    types = ("VARCHAR", "INTEGER", "VARCHAR", "INTEGER[]")
+    key = ("user_id", "topic_id")
+    with MemoryDatabase(":memory:") as db:
+        with db.transaction():
+            insert_columns(
+                db,
+                "adamm_topics",
+                columns,
+                types,
+                [["u", "v"], [1, 1], ["old", "other user"], [[1], [9]]],
+                key=key,
+            )
+        with db.transaction():
+            insert_columns(
+                db,
+                "adamm_topics",
+                columns,
+                types,
+                [["u", "u"], [2, 1], ["new", "changed"], [[3, 4], [1, 2]]],
+                key=key,
+            )
+        rows = db.fetchall(
+            "SELECT user_id, topic_id, description, episode_ids FROM adamm_topics "
+            "ORDER BY user_id, topic_id"
+        )
+    assert [(u, t, d, list(e)) for u, t, d, e in rows] == [
+        ("u", 1, "changed", [1, 2]),
+        ("u", 2, "new", [3, 4]),
+        ("v", 1, "other user", [9]),
+    ]

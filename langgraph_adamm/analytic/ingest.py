@@ -25,7 +25,7 @@ from langgraph_adamm.analytic.schema_induction import (
 )
 from langgraph_adamm.analytic.tables import best_observations
 from langgraph_adamm.history import Round
-from langgraph_adamm.storage.database import insert_columns
+from langgraph_adamm.storage.bulk import insert_columns
 from langgraph_adamm.storage.rounds import load_rounds
 
 _OBS_COLUMNS = (

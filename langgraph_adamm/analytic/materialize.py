@@ -74,9 +74,9 @@ from langgraph_adamm.analytic.tables import (
     sample_values,
 )
 from langgraph_adamm.analytic.values import ParsedValue
+from langgraph_adamm.storage.bulk import insert_columns
 from langgraph_adamm.storage.database import (
     IDENTIFIER_RE,
-    insert_columns,
     quote_ident,
 )
 

@@ -318,6 +318,14 @@ class SentenceTransformerEncoder:
             return [text]
         return split_to_window(text, count, window - 2)  # [CLS] ... [SEP]
 
+    def chunks_many(self, texts: Sequence[str]) -> list[list[str]]:
+        """:meth:`chunks` of each text; on ONNX the texts are tokenized as a batch."""
+        if self._onnx is not None:
+            runner = self._runner()
+            limit = runner.max_length - 2
+            runner.prepare_counts([t for t in texts if len(t) > limit])
+        return [self.chunks(t) for t in texts]
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length embeddings of the texts."""
         if not texts:

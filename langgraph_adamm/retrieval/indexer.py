@@ -200,21 +200,26 @@ class RetrievalIndexer:
                     )
             return out
 
+    def _chunked(self, texts: list[str]) -> list[list[str]]:
+        """Each view's text in the pieces the encoder's window takes."""
+        encoder = self.state.text_encoder
+        if not self.state.config.chunk_views:
+            return [[t] for t in texts]
+        many = getattr(encoder, "chunks_many", None)
+        if many is not None:
+            return list(many(texts))
+        one = getattr(encoder, "chunks", None)
+        return [one(t) if one else [t] for t in texts]
+
     def _index_batch(
         self, batch: Sequence[tuple[int, Round]], outcome: IndexOutcome
     ) -> None:
         # Views: the whole round, its dialogue, each caption and OCR text; a
         # view longer than the model's window in pieces (``round|2``...).
-        texts: list[str] = []
-        owners: list[tuple[int, str]] = []
-        chunker = getattr(self.state.text_encoder, "chunks", None)
-        if not self.state.config.chunk_views:
-            chunker = None
+        views: list[tuple[int, str, str]] = []
 
         def add(j: int, view: str, text: str) -> None:
-            for k, piece in enumerate(chunker(text) if chunker else [text]):
-                texts.append(piece)
-                owners.append((j, chunk_view(view, k)))
+            views.append((j, view, text))
 
         full_texts = [round_text(rnd) for _, rnd in batch]
         plain = [lexical_text(t) for t in full_texts]
@@ -238,6 +243,14 @@ class RetrievalIndexer:
             if self.state.config.turn_views and rnd.user and rnd.assistant:
                 for kind, text in (("user", rnd.user), ("assistant", rnd.assistant)):
                     add(j, f"{TURN_VIEW_PREFIX}{kind}", text)
+        texts: list[str] = []
+        owners: list[tuple[int, str]] = []
+        for (j, view, _), chunked in zip(
+            views, self._chunked([v[2] for v in views]), strict=True
+        ):
+            for k, piece in enumerate(chunked):
+                texts.append(piece)
+                owners.append((j, chunk_view(view, k)))
         problems_before = len(outcome.image_problems)
         # one forward pass per distinct text (a caption shown twice, a turn that
         # is also the whole round when views coincide)

@@ -376,11 +376,9 @@ class OnnxTextRunner:
         copy of the tokenizer.
         """
         self.load()
-        encoding = self._tokenizer.encode(text)
+        encoding = self._kept.get(text) or self._tokenizer.encode(text)
         if len(encoding.ids) < self.max_length:  # whole: nothing truncated
-            if len(self._kept) >= KEPT_ENCODINGS:
-                self._kept.clear()
-            self._kept[text] = encoding
+            self._keep(text, encoding)
             return len(encoding.ids) - self._specials
         if self._counter is None:
             with self._lock:
@@ -390,6 +388,26 @@ class OnnxTextRunner:
                     counter.no_padding()
                     self._counter = counter
         return len(self._counter.encode(text, add_special_tokens=False).ids)
+
+    def _keep(self, text: str, encoding: Any) -> None:
+        if text not in self._kept and len(self._kept) >= KEPT_ENCODINGS:
+            self._kept.clear()
+        self._kept[text] = encoding
+
+    def prepare_counts(self, texts: Sequence[str]) -> None:
+        """Tokenize texts about to be counted in one batch, keeping their encodings.
+
+        The tokenizer's batch call runs on every core, one call per text does
+        not; :meth:`count_tokens` then finds a whole text's encoding kept (and
+        :meth:`encode` after it). Texts the window truncates are not kept.
+        """
+        self.load()
+        todo = [t for t in dict.fromkeys(texts) if t not in self._kept]
+        for text, encoding in zip(
+            todo, self._tokenizer.encode_batch(todo) if todo else [], strict=True
+        ):
+            if len(encoding.ids) < self.max_length:
+                self._keep(text, encoding)
 
     def pooled(self, batch: dict[str, np.ndarray]) -> np.ndarray:
         """The model's pooled vectors of one padded batch, before normalization."""

@@ -25,7 +25,7 @@ from langgraph_adamm.retrieval.hierarchy import (
     Topic,
 )
 from langgraph_adamm.retrieval.state import RetrievalState
-from langgraph_adamm.storage.database import insert_columns
+from langgraph_adamm.storage.bulk import insert_columns
 from langgraph_adamm.storage.dialect import upsert
 from langgraph_adamm.storage.vectors import (
     SqlVector,
@@ -99,7 +99,7 @@ def read_hierarchy(
     rows = state.db.fetchall(
         "SELECT episode_id, topic_id, description, start_time, end_time, "
         "text_sum, visual_sum, visual_count, closed FROM adamm_episodes "
-        "WHERE user_id = ?",
+        "WHERE user_id = ? ORDER BY episode_id",
         [state.user_id],
     )
     text_sums = vectors_of([r[5] for r in rows])
@@ -121,7 +121,7 @@ def read_hierarchy(
         )
     for tid, desc, eps, tsum, vsum, vcount in state.db.fetchall(
         "SELECT topic_id, description, episode_ids, text_sum, visual_sum, "
-        "visual_count FROM adamm_topics WHERE user_id = ?",
+        "visual_count FROM adamm_topics WHERE user_id = ? ORDER BY topic_id",
         [state.user_id],
     ):
         h.topics[tid] = Topic(

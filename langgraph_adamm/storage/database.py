@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import duckdb
 
 from langgraph_adamm.errors import StorageError
-from langgraph_adamm.storage.dialect import is_postgres_url, redacted, upsert
+from langgraph_adamm.storage.dialect import is_postgres_url, redacted
 from langgraph_adamm.storage.migrations import LATEST_VERSION, MIGRATIONS
 from langgraph_adamm.storage.vectors import ViewSearch
 
@@ -92,40 +92,6 @@ def namespace_schema(user_id: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "_", user_id.lower()).strip("_")[:24] or "user"
     digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:10]
     return f"mem_{slug}_{digest}"
-
-
-def insert_columns(
-    db: MemoryDatabase,
-    table: str,
-    columns: Sequence[str],
-    types: Sequence[str],
-    values: Sequence[list[Any]],
-    *,
-    key: Sequence[str] = (),
-) -> None:
-    """Insert many rows at once, column-wise, with bound list parameters.
-
-    With a ``key`` (the table's primary key columns), rows whose key is stored
-    replace the stored ones.
-    """
-    if not values or not values[0]:
-        return
-    names = [quote_ident(c) for c in columns]
-    head, tail = (
-        upsert(table, names, [quote_ident(c) for c in key])
-        if key
-        else (f"INSERT INTO {table} ({', '.join(names)}) ", "")
-    )
-    if not db.bulk_array_columns and any(t.endswith("[]") for t in types):
-        # PostgreSQL arrays are not lists of lists: unnest would flatten a
-        # column of arrays, so rows are sent one by one (in one pipeline).
-        marks = ", ".join("?" for _ in columns)
-        db.executemany(f"{head}VALUES ({marks}){tail}", list(zip(*values, strict=True)))
-        db.added(len(values[0]), table)
-        return
-    unnests = "SELECT " + ", ".join(f"unnest(?::{t}[])" for t in types)
-    db.execute(head + unnests + tail, list(values))
-    db.added(len(values[0]), table)
 
 
 def _is_pool(path: object) -> bool:

@@ -67,6 +67,8 @@ class Recording:
         self.calls, self.seconds = [], 0.0
     def chunks(self, text):
         return list(self.inner.chunks(text))
+    def chunks_many(self, texts):
+        return [list(c) for c in self.inner.chunks_many(texts)]
     def encode(self, texts):
         self.calls.append(list(texts))
         t = time.perf_counter()

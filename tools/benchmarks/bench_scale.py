@@ -61,7 +61,7 @@ from langgraph_adamm import AdaMMConfig  # noqa: E402
 from langgraph_adamm.retrieval.encoders import SentenceTransformerEncoder  # noqa: E402
 from langgraph_adamm.retrieval.memory import RetrievalMemory  # noqa: E402
 from langgraph_adamm.storage import MemoryDatabase  # noqa: E402
-from langgraph_adamm.storage.database import insert_columns  # noqa: E402
+from langgraph_adamm.storage.bulk import insert_columns  # noqa: E402
 from langgraph_adamm.storage.postgres_engine.vector_search import (  # noqa: E402
     SqlViewSearch,
 )

@@ -5,7 +5,7 @@ an app's "Ltrs ... | Total paid ...", whose total the reader does not put in the
 ``total`` column. Expected values are computed here from the records written.
 """
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -245,3 +245,73 @@ def test_a_question_about_a_price_is_no_record():
             r for r, _, text, _ in coverage._kinds(m.analytic).unread if "?" in text
         ]
         assert not asked  # the chat round asks: not among the rounds no table read
+
+
+def test_a_round_that_gave_the_table_its_row_is_not_named_by_a_split(monkeypatch):
+    """A round read into both look-alike tables was read for this one."""
+    from langgraph_adamm.analytic.coverage import split_rounds
+
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(build_history())
+        fills = m.tables[0].table_name
+        # the partner's rounds are all rounds this table was read from
+        monkeypatch.setattr(
+            m.analytic,
+            "possible_splits",
+            lambda: {fills: [{"table": fills, "shared_columns": []}]},
+        )
+        assert split_rounds(m.analytic, m.analytic.table(fills), []) == []
+
+
+def test_a_row_without_the_filtered_value_that_means_it_is_named(monkeypatch):
+    """``type = rent`` passes no row whose type was not written.
+
+    Rows with no type are named when their round is nearest the rent rows
+    (the vectors are made up here): not one nearest the deposits, nor one
+    near nothing, nor one a time filter rules out.
+    """
+    from langgraph_adamm.analytic import coverage
+
+    def row(i, kind):
+        typed = f'"type": "{kind}", ' if kind else ""
+        text = (
+            f'{{{typed}"tenant": "T{i % 3}", "amount": "{100 + i} EUR", "via": "cash"}}'
+        )
+        day = f"2026-04-{i + 1:02d}"
+        return {
+            "session_id": f"R{i}",
+            "date": day,
+            "rounds": [{"time": f"{day}T12:00:00", "user": text, "assistant": "ok"}],
+        }
+
+    rent, deposit = np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
+    near_rent = np.array([0.9, 0.2, 0.38])
+    rows = [
+        ("rent", rent),
+        ("rent", rent),
+        ("deposit", deposit),
+        ("deposit", deposit),
+        (None, near_rent),
+        ("rent", rent),
+        (None, np.array([0.2, 0.9, 0.38])),  # nearest the deposits
+        (None, np.array([0.1, 0.1, 0.99])),  # near nothing
+        (None, near_rent),
+        ("deposit", deposit),
+    ]
+    history = {"user_id": "u", "sessions": [row(i, k) for i, (k, _) in enumerate(rows)]}
+    with Memory(":memory:", user_id="u", retrieval=False) as m:
+        m.ingest(history_from_dict(history))
+        (table,) = m.analytic.tables
+        vectors = {
+            f"R{i}:1": (datetime(2026, 4, i + 1, 12), "", v / np.linalg.norm(v))
+            for i, (_, v) in enumerate(rows)
+        }
+        monkeypatch.setattr(
+            coverage, "_kinds", lambda memory: coverage._Kinds({}, [], vectors)
+        )
+        m.analytic.coverage.clear()
+        wanted = {"column": "type", "op": "=", "value": "rent"}
+        assert unread_rounds(m.analytic, table, [wanted]) == ["R4:1", "R8:1"]
+        early = {"column": "time", "op": "<=", "value": "2026-04-07"}
+        assert unread_rounds(m.analytic, table, [wanted, early]) == ["R4:1"]
+        assert unread_rounds(m.analytic, table, []) == []

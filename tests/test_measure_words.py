@@ -342,3 +342,42 @@ def test_a_word_names_the_column_whose_values_are_of_its_kind():
     twin = ColumnCard("crew", "VARCHAR", values=("roofer", "plumber"))
     assert column_of_kind("tradesperson", [who, twin], vec) is None
     assert column_of_kind("tradesperson", [who], lambda texts: None) is None
+
+
+GIGS = [
+    (
+        START + timedelta(days=3 + 5 * i),
+        ["The Crown", "Mulligan's"][i % 2],
+        150 + 25 * i,
+    )
+    for i in range(16)
+]
+
+
+def test_money_earned_from_records_the_question_names_is_their_amount():
+    # "fee" says nothing of its direction; "from gigs" chooses the table
+    hurt = date(2026, 4, 7)
+    rounds = (
+        [
+            (d, f'{{"gig": "{venue}", "fee": "{fee}.00 EUR", "travel_km": 24}}')
+            for d, venue, fee in GIGS
+        ]
+        + [(hurt, "Hurt my hand today, caught it in the van door.")]
+        + [
+            (d, f"Clay order - Type: {t} | Weight: {w} kg | Price: €{w * 2.46:.2f}")
+            for d, t, w in CLAY
+        ]
+    )
+    with Memory(":memory:", user_id="player") as m:
+        m.ingest(_history("player", rounds))
+        fees = {k: sum(f for d, _, f in GIGS if d.month == k) for k in (3, 4)}
+        out = ask(m, "How much did I earn from gigs in March?")
+        assert (out["value"], out["unit"]) == (pytest.approx(fees[3]), "EUR")
+        out = ask(m, "What's the difference between March's gig takings and April's?")
+        assert abs(out["value"]) == pytest.approx(fees[4] - fees[3])
+        # a period an event bounds: the money of its days in all
+        out = ask(m, "What did I earn from gigs before I hurt my hand?")
+        assert out["value"] == pytest.approx(sum(f for d, _, f in GIGS if d < hurt))
+        # no word chooses the gigs: clay bought is no money earned
+        out = ask(m, "How much did I earn in the clay orders in April?")
+        assert out["value"] is None

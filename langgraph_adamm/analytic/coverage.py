@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -149,6 +149,8 @@ class _Kinds:
     centroids: dict[str, np.ndarray]
     unread: list[tuple[str, Any, str, np.ndarray]]
     """(round id, time, user text, unit vector) of rounds that gave no row."""
+    vectors: dict[str, tuple[Any, str, np.ndarray]] = field(default_factory=dict)
+    """Round id -> (time, user text, unit vector) of every round read."""
 
 
 def _kinds(memory: AnalyticMemory) -> _Kinds:
@@ -170,7 +172,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
             [memory.user_id, COVERAGE_ROUNDS],
         )
     except engine_errors():  # a memory made before retrieval rows: no kinds
-        return _Kinds({}, [])
+        return _Kinds({}, [], {})
     vectors: dict[str, tuple[Any, str, np.ndarray]] = {}
     for round_id, time, text, blob in rows:
         if blob is None or not text:
@@ -198,7 +200,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
         for rid, (time, text, vec) in vectors.items()
         if rid not in sources and not text.rstrip().endswith("?")  # asked, not told
     ]
-    return _Kinds(centroids, unread)
+    return _Kinds(centroids, unread, vectors)
 
 
 def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
@@ -294,6 +296,8 @@ def unread_rounds(
         if all(_may_pass(table, f, look) for f in filters)
     ]
     out += split_rounds(memory, table, filters)
+    for flt in filters:
+        out += _lacking_value(memory, table, flt, filters)
     if target and any(c.name == target for c in table.columns):
         out += [
             look.round_id
@@ -301,6 +305,64 @@ def unread_rounds(
             if all(_may_pass(table, f, look) for f in filters)
         ]
     return list(dict.fromkeys(out))
+
+
+def _lacking_value(
+    memory: AnalyticMemory, table: TableSchema, flt: Any, filters: list[Any]
+) -> list[str]:
+    """Rows without the filtered column whose rounds mean what the wanted rows mean.
+
+    A filter ``type = rent`` passes no row whose type was not written ("Gerry
+    handed me the garage money, €25 cash"); such a row is named when its
+    round is near the rounds of the wanted value (:data:`NEAR_FLOOR`), nearer
+    than to those of the column's other values and to any other table's
+    records (:data:`NEAR_MARGIN`), and no other filter rules it out.
+    """
+    data = flt if isinstance(flt, dict) else flt.model_dump()
+    column, op, value = data.get("column"), data.get("op"), data.get("value")
+    col = next((c for c in table.columns if c.name == column), None)
+    if col is None or col.sql_type != "VARCHAR" or op not in ("=", "in"):
+        return []
+    wanted = {str(v).lower() for v in (value if isinstance(value, list) else [value])}
+    kinds = _kinds(memory)
+    vectors = kinds.vectors
+    if not vectors:
+        return []
+    groups: dict[str, list[np.ndarray]] = {}
+    lacking: list[str] = []
+    for source, said in memory.db.fetchall(
+        f"SELECT source, {quote_ident(col.name)} FROM {memory.qualified(table)}"
+    ):
+        if str(source) not in vectors:
+            continue
+        if said is None:
+            lacking.append(str(source))
+        else:
+            groups.setdefault(str(said).lower(), []).append(vectors[str(source)][2])
+    means = {
+        v: m / (np.linalg.norm(m) or 1.0)
+        for v, vecs in groups.items()
+        if len(vecs) >= 2
+        for m in [np.mean(vecs, axis=0)]
+    }
+    if not lacking or not wanted & set(means):
+        return []
+    # the column's other values and the other tables' records compete
+    rivals = [m for v, m in means.items() if v not in wanted] + [
+        c for name, c in kinds.centroids.items() if name != table.table_name
+    ]
+    out = []
+    others = [f for f in filters if f is not flt]
+    for round_id in lacking:
+        time, text, vec = kinds.vectors[round_id]
+        near = max(float(vec @ means[v]) for v in wanted if v in means)
+        rest = max((float(vec @ r) for r in rivals), default=-1.0)
+        if near < NEAR_FLOOR or near - rest < NEAR_MARGIN:
+            continue
+        look = Lookalike(round_id, time, text.lower(), {})
+        if all(_may_pass(table, f, look) for f in others):
+            out.append(round_id)
+    return out
 
 
 def split_rounds(
@@ -314,11 +376,22 @@ def split_rounds(
     step rules out are named, so that the figure is not called the total.
     """
     out: list[str] = []
-    for partner in memory.possible_splits().get(table.table_name, []):
+    partners = memory.possible_splits().get(table.table_name, [])
+    if not partners:
+        return out
+    own = {  # a round that gave this table its row was read for it
+        str(r)
+        for (r,) in memory.db.fetchall(
+            f"SELECT DISTINCT source FROM {memory.qualified(table)}"
+        )
+    }
+    for partner in partners:
         other = memory.table(partner["table"])
         if other is None:
             continue
         for round_id, time, text in _source_rounds(memory, other):
+            if round_id in own:
+                continue
             look = Lookalike(round_id, time, text, {})
             if all(_may_pass(other, f, look) for f in filters):
                 out.append(look.round_id)

@@ -14,6 +14,7 @@ import re
 from datetime import date, datetime
 from typing import Any
 
+from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.planning.anchors import (
     ANCHOR_CUE,
     anchor_filters,
@@ -22,6 +23,7 @@ from langgraph_adamm.planning.anchors import (
 )
 from langgraph_adamm.planning.context import PlanningContext
 from langgraph_adamm.planning.forms import ComposedPlan, Form, PartReader
+from langgraph_adamm.planning.measure_words import PRICE_RE
 from langgraph_adamm.planning.rule_planner import RulePlan
 
 _HOW_FAR_RE = re.compile(r"\bhow\s+(?:far|long|much\s+time)\b")
@@ -47,6 +49,10 @@ def compose_anchored(
     if plan.analytic is None and plan.intent.operator is None:
         # "what was my pulse the day after ...": the value in that period
         plan = reader.map_part(rest, now, context, operator="latest")
+        if _money_of_days(plan, context):
+            # "what did I earn before I hurt my hand": the money of those days
+            # in all, as with a period told by dates (not its latest record)
+            plan = reader.map_part(rest, now, context, operator="sum")
     if plan.analytic is None:
         return None
     reader.check_rest(question, rest, plan, context, out)
@@ -62,6 +68,21 @@ def compose_anchored(
     out.output_unit = call.output_unit
     out.notes.extend(plan.notes)
     return plan
+
+
+def _money_of_days(plan: RulePlan, context: PlanningContext) -> bool:
+    """Whether a plan takes the latest amount of money (not a price) of a period."""
+    call = plan.analytic
+    if call is None or call.tool != "compute":
+        return False
+    if call.arguments.get("operator") != "latest":
+        return False
+    target = str(call.arguments.get("target_column_expression") or "")
+    table = context.table(str(call.arguments.get("table")))
+    column = table.column(target) if table is not None else None
+    return (
+        column is not None and column.unit in CURRENCIES and not PRICE_RE.search(target)
+    )
 
 
 ANCHORED = Form(

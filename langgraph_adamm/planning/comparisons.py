@@ -86,8 +86,14 @@ def _period_sides(a: str, b: str) -> tuple[str, str, str]:
             sides.append(side)  # "the 14th of March" as a whole, not "of March"
             continue
         found = find_date_ranges(side, PHRASE_PROBE_DAY, limit=1)
+        # a period opening the side bare: "March rent takings" ("in March")
+        probe = "in " + _SIDE_PREFIX.sub("", side.strip())
+        opening = find_date_ranges(probe, PHRASE_PROBE_DAY, limit=1)
         anchors, rest = find_anchors(side)
-        if found and found[0].text.strip() != side.strip():
+        if not found and opening and probe.startswith(opening[0].text):
+            inside.append(probe[len(opening[0].text) :])
+            sides.append(opening[0].text)
+        elif found and found[0].text.strip() != side.strip():
             inside.append(side.replace(found[0].text, " "))
             sides.append(found[0].text)
         elif anchors and anchors[0].text.strip() != side.strip():

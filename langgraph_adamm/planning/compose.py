@@ -93,6 +93,23 @@ def answer_format_read(question: str) -> str:
     return question
 
 
+_PERIOD_POSSESSIVE_RE = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"day|week|weekend|month|year|yesterday|today|tonight)['\u2019]s\b",
+    re.IGNORECASE,
+)
+
+
+def period_possessives_read(question: str) -> str:
+    """Periods named in the possessive read as the periods themselves.
+
+    "March's rent takings and April's", "last week's spending": the period
+    is the month or week named ("March rent takings and April").
+    """
+    return _PERIOD_POSSESSIVE_RE.sub(r"\1", question)
+
+
 class Composer:
     """Reads a question in parts and composes the steps that answer it."""
 
@@ -142,7 +159,7 @@ class Composer:
         a name the records are about is read as their subject, a content word
         no step used is reported in ``unresolved``.
         """
-        question = answer_format_read(question)
+        question = period_possessives_read(answer_format_read(question))
         out, plan = self._compose(question, now, context)
         drafts, form, column = out.drafts, out.answer_form, out.answer_column
         if not out.composed and plan.analytic is not None:

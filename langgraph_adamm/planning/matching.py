@@ -315,14 +315,21 @@ def asks_money(q: QuestionTokens, text: str) -> bool:
 
 
 def money_columns(
-    q: QuestionTokens, text: str, numeric: list[ColumnCard], table: str = ""
+    q: QuestionTokens,
+    text: str,
+    numeric: list[ColumnCard],
+    table: str = "",
+    chosen: bool = False,
 ) -> list[ColumnCard]:
     """The currency columns that can answer a money question, by direction.
 
     Money taken in ("earn", "takings", "how much did I make") is a column
     named as income, or any amount of a table named for it (``table``: a
-    ``sold_via_total_log`` holds what sales brought in); money spent is any
-    other. A price per unit is no amount spent, unless the question names it.
+    ``sold_via_total_log`` holds what sales brought in), or - where the
+    question's other words chose the table (``chosen``: "earn from gigs",
+    "rent takings" of a ``type`` = rent) - its amounts not named as spent;
+    money spent is any other. A price per unit is no amount spent, unless the
+    question names it.
     """
     money = [c for c in numeric if c.unit in CURRENCIES]
     incoming = (
@@ -333,9 +340,17 @@ def money_columns(
     named = [c for c in money if column_naming(q, c) >= 0.5]
     if incoming:
         income = named or [c for c in money if _INCOME_COLUMN_RE.search(c.name)]
-        if income or not _INCOME_COLUMN_RE.search(table):
+        if income:
             return income
-        return [c for c in money if not _RATE_RE.search(c.name)]
+        if _INCOME_COLUMN_RE.search(table):
+            return [c for c in money if not _RATE_RE.search(c.name)]
+        if chosen and not _BOUGHT_NAME_RE.search(table):
+            return [
+                c
+                for c in money
+                if not _RATE_RE.search(c.name) and not _BOUGHT_NAME_RE.search(c.name)
+            ]
+        return []
     if set(q.stems) & _SPEND_STEMS:  # "spent", "paid": never the takings
         money = [c for c in money if not _INCOME_COLUMN_RE.search(c.name)] or named
     amounts = [c for c in money if not _RATE_RE.search(c.name)]
@@ -348,6 +363,12 @@ _SPENT_NAME_RE = re.compile(
     r"(?:^|_)(?:spen[dt]\w*|costs?|expenses?|expenditures?|purchases?|bills?)(?:_|$)"
 )
 """Names that say money went out: a "cost" column, a "business expense" kind."""
+_BOUGHT_NAME_RE = re.compile(
+    r"(?:^|_)(?:spen[dt]\w*|costs?|expenses?|expenditures?|purchases?|bills?|"
+    r"orders?|prices?|bought|buy\w*|receipts?|shop\w*|groceries)(?:_|$)"
+)
+"""Names of money out, with the things bought and their prices: money in is
+never read from them."""
 
 
 _CALENDAR_STEMS = frozenset(

@@ -52,7 +52,7 @@ def names_unit(noun: str, unit: str | None) -> bool:
     return any(u is not None and convertible(u, unit) for u in found)
 
 
-_PRICE_RE = re.compile(r"(?:^|_)(?:price|prices|rate|per|unit|each)(?:_|$)")
+PRICE_RE = re.compile(r"(?:^|_)(?:price|prices|rate|per|unit|each)(?:_|$)")
 
 
 def substance_amount(unit: str | None) -> bool:
@@ -75,7 +75,7 @@ def money_over_days(intent: Intent, table: TableCard, target: str) -> bool:
         and dr.start != dr.end
         and column is not None
         and column.unit in CURRENCIES
-        and not _PRICE_RE.search(target)
+        and not PRICE_RE.search(target)
     )
 
 

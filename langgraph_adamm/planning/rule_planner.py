@@ -369,7 +369,8 @@ class RulePlanner:
         guessed = False
         if op != "count" and asks_money(q, text) and not spent_time(text):
             # "how much have I spent": money, so a currency column or no table
-            numeric = money_columns(q, text, numeric, table.name)
+            chosen = bool(used or name_score >= 0.5 or lead)
+            numeric = money_columns(q, text, numeric, table.name, chosen)
             if not numeric:
                 return None
             money = True

@@ -381,3 +381,14 @@ def test_money_earned_from_records_the_question_names_is_their_amount():
         # no word chooses the gigs: clay bought is no money earned
         out = ask(m, "How much did I earn in the clay orders in April?")
         assert out["value"] is None
+
+
+def test_a_plural_of_an_ing_noun_names_what_its_singular_names():
+    from langgraph_adamm.planning.matching import QuestionTokens, naming_score
+    from langgraph_adamm.planning.text import stem
+
+    for word in ("firings", "earnings", "readings", "takings", "paintings"):
+        assert stem(word) == stem(word[:-1]), word
+    q = QuestionTokens.of("How many firings did I do in March?")
+    assert naming_score(q, "firing_log") > 0
+    assert stem("things") == "thing" and stem("earnings") == stem("earn")

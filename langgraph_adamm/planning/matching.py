@@ -292,7 +292,10 @@ def _written_out(name: str, values: tuple[str, ...]) -> list[str]:
 
 _SPEND_STEMS = frozenset({"spend", "pay", "cost", "expense", "expens", "expensive"})
 _MONEY_STEMS = _SPEND_STEMS | {"money", "invoice", "invoiced", "bill", "billed"}
-_INCOME_STEMS = frozenset({"earn", "income", "revenu", "profit", "taking", "sale"})
+_INCOME_STEMS = frozenset(
+    stem(w)
+    for w in "earn earnings income revenue revenues profit takings sale".split()
+)
 _MADE_RE = re.compile(
     r"\bhow\s+much\s+(?:more\s+|less\s+)?(?:money\s+)?(?:did|do|have|had)\s+(?:i|we)\s+"
     r"(?:make|made|take\s+in|took\s+in|bring\s+in|brought\s+in)\b"

@@ -49,6 +49,8 @@ def stem(word: str) -> str:
         return IRREGULAR[w]
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
+    if len(w) > 6 and w.endswith("ings"):
+        w = w[:-1]  # "firings" stems as "firing" does
     if len(w) > 5 and w.endswith("ing"):
         w = w[:-3]
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w

@@ -442,3 +442,57 @@ def test_an_amount_followed_by_prose_keeps_its_currency():
     assert got["total"].number == 19.4 and got["total"].unit == "EUR"
     # a unit price is no amount spent
     assert guided_records(guide, "Grainhouse: 4 bags at €5 each", "r10") == []
+
+
+def test_the_assistants_echo_of_a_value_states_no_second_attribute():
+    # "Noted - Pip, 14 pieces." restates the user's "loaded": 14
+    def firing(kiln, n, echo):
+        row = {
+            "kiln": obs("kiln", kiln),
+            "firing": obs("firing", "glaze"),
+            "loaded": obs("loaded", str(n)),
+        }
+        if echo is not None:
+            row["pieces"] = Observation(
+                "pieces", "pieces", parse_value(str(echo)), Provenance("r", "assistant")
+            )
+        return row
+
+    logs = [
+        {
+            "kiln": obs("kiln", k),
+            "firing": obs("firing", "bisque"),
+            "pieces": obs("pieces", str(n)),
+        }
+        for k, n in (("Pip", 9), ("Bertha", 30))
+    ]
+    echoed = [firing("Pip", 14, 14), firing("Bertha", 32, 32), firing("Pip", 11, None)]
+    joined = aliases(echoed + logs)
+    assert joined.get("pieces", "pieces") == joined.get("loaded", "loaded")
+    # a different number from the assistant is another attribute
+    told = [firing("Pip", 14, 3), firing("Bertha", 32, 2), firing("Pip", 11, None)]
+    joined = aliases(told + logs)
+    assert joined.get("pieces", "pieces") != joined.get("loaded", "loaded")
+
+
+def test_a_joined_name_is_taken_only_in_records_of_its_kind():
+    from langgraph_adamm.analytic.realign import _companions, _renamed
+
+    def row(rid, **values):
+        return [
+            Observation(k, k, parse_value(v), Provenance(rid, "user"))
+            for k, v in values.items()
+        ]
+
+    firing = row("r1", kiln="Pip", type="glaze", loaded="13")
+    clay = row("r2", type="stoneware", weight="12.5 kg", price="€24.23")
+    logs = [row(f"l{i}", kiln="Bertha", firing="bisque", loaded="30") for i in range(2)]
+    records = [{o.attribute: o for o in r} for r in [firing, clay, *logs]]
+    renamed = {"type": "firing"}
+    companions = _companions(records, renamed)
+    assert [o.attribute for o in _renamed(firing, renamed, companions)] == [
+        "kiln",
+        "firing",
+        "loaded",
+    ]
+    assert _renamed(clay, renamed, companions) is None  # a clay order's type

@@ -126,27 +126,9 @@ def profiles(
             if obs.value.number is not None:
                 prof.add_number(float(obs.value.number), _unit_of(obs))
             for other in names:
-                if other != name and not _echo(obs, record[other]):
+                if other != name:
                     prof.with_[other] += 1
     return out
-
-
-def _echo(a: Observation, b: Observation) -> bool:
-    """Whether two observations of a record are one fact told twice.
-
-    The assistant's "Noted - Pip, 14 pieces" restates the user's "loaded": 14
-    under a name of its own: the same value from the other side of the round
-    states no second attribute.
-    """
-    if a.provenance.source == b.provenance.source:
-        return False
-    x, y = a.value, b.value
-    if x.number is not None or y.number is not None:
-        return x.number == y.number and _unit_of(a) == _unit_of(b)
-    return (
-        bool(x.text)
-        and (x.text or "").strip().lower() == (y.text or "").strip().lower()
-    )
 
 
 def _words(name: str) -> list[str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -52,8 +52,6 @@ GUIDED_PASSES = 3
 """Guided readings in a row, each with the kinds the last one taught."""
 KIND_PRESENCE = 0.25
 """An attribute this share of a kind's records state is one of its columns."""
-ALIGN_ROUNDS = 2
-"""Names joined, then guided readings, at most this many times in a row."""
 MIN_KIND_RECORDS = 4
 """A kind guides reading once this many records show it (θ_s, as induction)."""
 
@@ -104,94 +102,34 @@ def realign(memory: AnalyticMemory, limit: int = REALIGN_ROUNDS) -> RealignRepor
     current = {
         rid: [o for obs in stored.get(rid, {}).values() for o in obs] for rid in scope
     }
-    changed: set[str] = set()
-    # The guided readings teach the kinds more of their layouts (a column the
-    # kind reads where another layout named it otherwise), so names are
-    # joined again after them, until a round of both changes nothing.
-    for round_ in range(ALIGN_ROUNDS):
-        records = [
-            best_observations(observations)
-            for by_record in _by_record(current).values()
-            for observations in by_record.values()
+    records = [
+        best_observations(observations)
+        for by_record in stored.values()
+        for observations in by_record.values()
+    ]
+    renamed = aliases(records)
+    report.renamed = renamed
+    changed = {
+        rid for rid, obs in current.items() if any(o.attribute in renamed for o in obs)
+    }
+    for rid in changed:
+        current[rid] = [
+            replace(o, attribute=renamed.get(o.attribute, o.attribute))
+            for o in current[rid]
         ]
-        renamed = {a: b for a, b in aliases(records).items() if a != b}
-        report.renamed.update(renamed)
-        companions = _companions(records, renamed)
-        now = set()
-        for rid, obs in current.items():
-            new = _renamed(obs, renamed, companions)
-            if new is not None:
-                current[rid] = new
-                now.add(rid)
-        if round_ and not now:
+    if changed:
+        rebuild(memory, current)
+    # Each pass's rows teach the kinds more values and labels: read again
+    # until a pass reads nothing new (a few passes at most).
+    for _ in range(GUIDED_PASSES):
+        guided = _guided(memory, _by_record(current), limit)
+        if not guided:
             break
-        if now:
-            rebuild(memory, current)
-        changed |= now
-        # Each pass's rows teach the kinds more values and labels: read again
-        # until a pass reads nothing new (a few passes at most).
-        read = False
-        for _ in range(GUIDED_PASSES):
-            guided = _guided(memory, _by_record(current), limit)
-            if not guided:
-                break
-            read = True
-            report.guided.update({rid: table for rid, (table, _) in guided.items()})
-            current.update({rid: obs for rid, (_, obs) in guided.items()})
-            rebuild(memory, current)
-        if not read:
-            break
+        report.guided.update({rid: table for rid, (table, _) in guided.items()})
+        current.update({rid: obs for rid, (_, obs) in guided.items()})
+        rebuild(memory, current)
     report.rounds = len(changed | set(report.guided))
     return report
-
-
-def _companions(
-    records: Sequence[Mapping[str, Observation]], renamed: Mapping[str, str]
-) -> dict[str, set[str]]:
-    """Each group name -> the attributes stated beside the group's own name.
-
-    Only records that use the group's name itself count: what its aliases
-    are stated beside is what is to be decided.
-    """
-    groups = set(renamed.values())
-    out: dict[str, set[str]] = {}
-    for record in records:
-        for name in record:
-            if name in groups:
-                out.setdefault(name, set()).update(
-                    renamed.get(n, n) for n in record if n != name
-                )
-    return out
-
-
-def _renamed(
-    observations: list[Observation],
-    renamed: Mapping[str, str],
-    companions: Mapping[str, set[str]],
-) -> list[Observation] | None:
-    """A round's observations with the group names, or None where none changes.
-
-    A name takes its group's name only in a record of the group's kind: one
-    that states another attribute its group's records state. A layout's
-    ``Type: glaze`` is a firing where kilns and times stand beside it; a clay
-    order's ``type`` beside a weight and a price stays a type.
-    """
-    by_record: dict[int, set[str]] = {}
-    for o in observations:
-        by_record.setdefault(o.provenance.record, set()).add(
-            renamed.get(o.attribute, o.attribute)
-        )
-    out = list(observations)
-    changed = False
-    for i, o in enumerate(observations):
-        group = renamed.get(o.attribute)
-        if group is None:
-            continue
-        beside = by_record[o.provenance.record] - {group}
-        if beside & companions.get(group, set()):
-            out[i] = replace(o, attribute=group)
-            changed = True
-    return out if changed else None
 
 
 def _by_record(

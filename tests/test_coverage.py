@@ -247,22 +247,6 @@ def test_a_question_about_a_price_is_no_record():
         assert not asked  # the chat round asks: not among the rounds no table read
 
 
-def test_a_round_that_gave_the_table_its_row_is_not_named_by_a_split(monkeypatch):
-    """A round read into both look-alike tables was read for this one."""
-    from langgraph_adamm.analytic.coverage import split_rounds
-
-    with Memory(":memory:", user_id="u") as m:
-        m.ingest(build_history())
-        fills = m.tables[0].table_name
-        # the partner's rounds are all rounds this table was read from
-        monkeypatch.setattr(
-            m.analytic,
-            "possible_splits",
-            lambda: {fills: [{"table": fills, "shared_columns": []}]},
-        )
-        assert split_rounds(m.analytic, m.analytic.table(fills), []) == []
-
-
 def test_a_row_without_the_filtered_value_that_means_it_is_named(monkeypatch):
     """``type = rent`` passes no row whose type was not written.
 

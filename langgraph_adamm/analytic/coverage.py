@@ -376,22 +376,11 @@ def split_rounds(
     step rules out are named, so that the figure is not called the total.
     """
     out: list[str] = []
-    partners = memory.possible_splits().get(table.table_name, [])
-    if not partners:
-        return out
-    own = {  # a round that gave this table its row was read for it
-        str(r)
-        for (r,) in memory.db.fetchall(
-            f"SELECT DISTINCT source FROM {memory.qualified(table)}"
-        )
-    }
-    for partner in partners:
+    for partner in memory.possible_splits().get(table.table_name, []):
         other = memory.table(partner["table"])
         if other is None:
             continue
         for round_id, time, text in _source_rounds(memory, other):
-            if round_id in own:
-                continue
             look = Lookalike(round_id, time, text, {})
             if all(_may_pass(other, f, look) for f in filters):
                 out.append(look.round_id)

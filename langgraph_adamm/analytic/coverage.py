@@ -354,7 +354,7 @@ def _lacking_value(
     out = []
     others = [f for f in filters if f is not flt]
     for round_id in lacking:
-        time, text, vec = kinds.vectors[round_id]
+        time, text, vec = vectors[round_id]
         near = max(float(vec @ means[v]) for v in wanted if v in means)
         rest = max((float(vec @ r) for r in rivals), default=-1.0)
         if near < NEAR_FLOOR or near - rest < NEAR_MARGIN:

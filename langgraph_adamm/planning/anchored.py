@@ -14,7 +14,6 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.planning.anchors import (
     ANCHOR_CUE,
     anchor_filters,
@@ -23,7 +22,7 @@ from langgraph_adamm.planning.anchors import (
 )
 from langgraph_adamm.planning.context import PlanningContext
 from langgraph_adamm.planning.forms import ComposedPlan, Form, PartReader
-from langgraph_adamm.planning.measure_words import PRICE_RE
+from langgraph_adamm.planning.measure_words import amount_of_money
 from langgraph_adamm.planning.rule_planner import RulePlan
 
 _HOW_FAR_RE = re.compile(r"\bhow\s+(?:far|long|much\s+time)\b")
@@ -77,12 +76,9 @@ def _money_of_days(plan: RulePlan, context: PlanningContext) -> bool:
         return False
     if call.arguments.get("operator") != "latest":
         return False
-    target = str(call.arguments.get("target_column_expression") or "")
     table = context.table(str(call.arguments.get("table")))
-    column = table.column(target) if table is not None else None
-    return (
-        column is not None and column.unit in CURRENCIES and not PRICE_RE.search(target)
-    )
+    target = str(call.arguments.get("target_column_expression") or "")
+    return table is not None and amount_of_money(table, target)
 
 
 ANCHORED = Form(

@@ -293,8 +293,7 @@ def _written_out(name: str, values: tuple[str, ...]) -> list[str]:
 _SPEND_STEMS = frozenset({"spend", "pay", "cost", "expense", "expens", "expensive"})
 _MONEY_STEMS = _SPEND_STEMS | {"money", "invoice", "invoiced", "bill", "billed"}
 _INCOME_STEMS = frozenset(
-    stem(w)
-    for w in "earn earnings income revenue revenues profit takings sale".split()
+    stem(w) for w in "earn earnings income revenue revenues profit takings sale".split()
 )
 _MADE_RE = re.compile(
     r"\bhow\s+much\s+(?:more\s+|less\s+)?(?:money\s+)?(?:did|do|have|had)\s+(?:i|we)\s+"
@@ -362,13 +361,12 @@ def money_columns(
     return money
 
 
-_SPENT_NAME_RE = re.compile(
-    r"(?:^|_)(?:spen[dt]\w*|costs?|expenses?|expenditures?|purchases?|bills?)(?:_|$)"
-)
+_SPENT_NAMES = r"spen[dt]\w*|costs?|expenses?|expenditures?|purchases?|bills?"
+_SPENT_NAME_RE = re.compile(rf"(?:^|_)(?:{_SPENT_NAMES})(?:_|$)")
 """Names that say money went out: a "cost" column, a "business expense" kind."""
 _BOUGHT_NAME_RE = re.compile(
-    r"(?:^|_)(?:spen[dt]\w*|costs?|expenses?|expenditures?|purchases?|bills?|"
-    r"orders?|prices?|bought|buy\w*|receipts?|shop\w*|groceries)(?:_|$)"
+    rf"(?:^|_)(?:{_SPENT_NAMES}|orders?|prices?|bought|buy\w*|receipts?|shop\w*"
+    r"|groceries)(?:_|$)"
 )
 """Names of money out, with the things bought and their prices: money in is
 never read from them."""

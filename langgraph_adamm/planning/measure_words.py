@@ -52,12 +52,22 @@ def names_unit(noun: str, unit: str | None) -> bool:
     return any(u is not None and convertible(u, unit) for u in found)
 
 
-PRICE_RE = re.compile(r"(?:^|_)(?:price|prices|rate|per|unit|each)(?:_|$)")
+_PRICE_RE = re.compile(r"(?:^|_)(?:price|prices|rate|per|unit|each)(?:_|$)")
 
 
 def substance_amount(unit: str | None) -> bool:
     """Whether a column's unit measures an amount of a substance: a volume or a mass."""
     return is_volume(unit) or dimension(unit) == "[mass]"
+
+
+def amount_of_money(table: TableCard, target: str) -> bool:
+    """Whether a column is an amount of money that adds up (not a price)."""
+    column = table.column(target)
+    return (
+        column is not None
+        and column.unit in CURRENCIES
+        and not _PRICE_RE.search(target)
+    )
 
 
 def money_over_days(intent: Intent, table: TableCard, target: str) -> bool:
@@ -68,14 +78,11 @@ def money_over_days(intent: Intent, table: TableCard, target: str) -> bool:
     does not add up.
     """
     dr = intent.date_range
-    column = table.column(target)
     return (
         intent.answer == "value"
         and dr is not None
         and dr.start != dr.end
-        and column is not None
-        and column.unit in CURRENCIES
-        and not PRICE_RE.search(target)
+        and amount_of_money(table, target)
     )
 
 

@@ -376,7 +376,9 @@ class OnnxTextRunner:
         copy of the tokenizer.
         """
         self.load()
-        encoding = self._kept.get(text) or self._tokenizer.encode(text)
+        encoding = self._kept.get(text)
+        if encoding is None:
+            encoding = self._tokenizer.encode(text)
         if len(encoding.ids) < self.max_length:  # whole: nothing truncated
             self._keep(text, encoding)
             return len(encoding.ids) - self._specials

@@ -33,44 +33,38 @@ def insert_columns(
         return
     names = [quote_ident(c) for c in columns]
     if key:
-        stored = _stored_keys(db, table, columns, types, values, key)
-        keys = _keys(columns, values, key)
-        fresh = [i for i, k in enumerate(keys) if k not in stored]
-        if len(fresh) < len(values[0]):
-            old = sorted(set(range(len(values[0]))) - set(fresh))
+        at = [list(columns).index(k) for k in key]
+        stored = _stored_keys(
+            db, table, key, [types[i] for i in at], [values[i] for i in at]
+        )
+        keys = list(zip(*(values[i] for i in at), strict=True))
+        old = [i for i, k in enumerate(keys) if k in stored]
+        if old:
             head, tail = upsert(table, names, [quote_ident(c) for c in key])
             _insert(db, table, head, tail, types, [[v[i] for i in old] for v in values])
+            fresh = [i for i, k in enumerate(keys) if k not in stored]
             values = [[v[i] for i in fresh] for v in values]
-        if not fresh:
-            return
+            if not fresh:
+                return
     head = f"INSERT INTO {table} ({', '.join(names)}) "
     _insert(db, table, head, "", types, values)
-
-
-def _keys(
-    columns: Sequence[str], values: Sequence[list[Any]], key: Sequence[str]
-) -> list[tuple[Any, ...]]:
-    at = [list(columns).index(k) for k in key]
-    return list(zip(*(values[i] for i in at), strict=True))
 
 
 def _stored_keys(
     db: MemoryDatabase,
     table: str,
-    columns: Sequence[str],
+    key: Sequence[str],
     types: Sequence[str],
     values: Sequence[list[Any]],
-    key: Sequence[str],
 ) -> set[tuple[Any, ...]]:
-    """The keys among the rows' that the table holds."""
-    at = [list(columns).index(k) for k in key]
+    """The keys among the rows' (their key columns' types and values) stored."""
     names = ", ".join(quote_ident(k) for k in key)
-    unnests = ", ".join(f"unnest(?::{types[i]}[])" for i in at)
+    unnests = ", ".join(f"unnest(?::{t}[])" for t in types)
     return {
         tuple(row)
         for row in db.fetchall(
             f"SELECT {names} FROM {table} WHERE ({names}) IN (SELECT {unnests})",
-            [list(values[i]) for i in at],
+            [list(v) for v in values],
         )
     }
 

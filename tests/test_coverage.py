@@ -5,6 +5,7 @@ an app's "Ltrs ... | Total paid ...", whose total the reader does not put in the
 ``total`` column. Expected values are computed here from the records written.
 """
 
+import re
 from datetime import date, datetime, timedelta
 
 import numpy as np
@@ -299,3 +300,45 @@ def test_a_row_without_the_filtered_value_that_means_it_is_named(monkeypatch):
         early = {"column": "time", "op": "<=", "value": "2026-04-07"}
         assert unread_rounds(m.analytic, table, [wanted, early]) == ["R4:1"]
         assert unread_rounds(m.analytic, table, []) == []
+
+
+def _firing(i):
+    n, lost = 10 + i % 6, i % 3
+    if i % 4 == 3:  # a layout whose losses are no labelled value
+        return f"Firing log - Kiln: Pip | peak 1230 C | {n} pieces, {lost} cracked"
+    if i % 8 == 5:  # a firing that says nothing of losses
+        return f"Firing log - Kiln: Pip | peak 1230 C | Pieces: {n}"
+    return f"Firing log - Kiln: Pip | peak 1230 C | Pieces: {n} | Lost: {lost}"
+
+
+def test_a_row_lacking_the_measure_while_its_round_holds_a_number_is_named():
+    days = [START + timedelta(days=i) for i in range(24)]
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(d),
+            "rounds": [
+                {"time": f"{d}T18:00:00", "user": _firing(i), "assistant": "ok"}
+            ],
+        }
+        for i, d in enumerate(days)
+    ]
+    history = history_from_dict({"user_id": "u", "sessions": sessions})
+    config = AdaMMConfig(realign_kinds=False)  # the second layout stays unread
+    with Memory(":memory:", user_id="u", config=config) as m:
+        m.ingest(history)
+        out = m.ask("How many pieces did I lose in April?", question_time=NOW)
+        assert out["value"] is None
+        said = " ".join(out["unresolved"])
+        unread = [f"S{i}:1" for i in range(24) if i % 4 == 3]
+        silent = [f"S{i}:1" for i in range(24) if i % 8 == 5 and i % 4 != 3]
+        assert all(rid in said for rid in unread)
+        named = set(re.findall(r"S\d+:\d+", said))
+        assert silent and not named & set(silent)
+        # no unread number is above the highest read: the highest stands
+        out = m.ask("What's the most I lost in one firing in April?", question_time=NOW)
+        assert out["value"] == 2 and not out["unresolved"], out["answer"]
+        # the pieces were read in every row: their total stands
+        out = m.ask("How many pieces did I fire in April?", question_time=NOW)
+        assert out["value"] == sum(10 + i % 6 for i in range(24))
+        assert not out["unresolved"]

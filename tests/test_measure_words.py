@@ -392,3 +392,121 @@ def test_a_plural_of_an_ing_noun_names_what_its_singular_names():
     q = QuestionTokens.of("How many firings did I do in March?")
     assert naming_score(q, "firing_log") > 0
     assert stem("things") == "thing" and stem("earnings") == stem("earn")
+
+
+KILN_MARCH = [
+    (date(2026, 3, 2 + i), ["Pip", "Bertha"][i % 2], 12 + i % 5, 1) for i in range(20)
+]
+KILN_APRIL = [
+    (date(2026, 4, 3 + 4 * i), ["Pip", "Bertha"][i % 2], 30, 2) for i in range(5)
+]
+
+
+def test_what_a_tables_counts_count_adds_up_in_the_column_the_question_names():
+    # "pieces" is what the firings count; "lost" names which count: a total
+    # of lost pieces, not the number of firings nor their average
+    rounds = [
+        (d, f"Firing log - Kiln: {k} | {n} pieces | Lost: {lost}")
+        for d, k, n, lost in KILN_MARCH + KILN_APRIL
+    ]
+    with Memory(":memory:", user_id="potter") as m:
+        m.ingest(_history("potter", rounds))
+        out = ask(m, "How many pieces has Pip lost in total?")
+        pip = sum(lost for _, k, _, lost in KILN_MARCH + KILN_APRIL if k == "Pip")
+        assert out["value"] == pip and not out["unresolved"]
+        # 20 lost in March over 20 firings, 10 in April over 5: more in March,
+        # though April's firings lost more each
+        out = ask(m, "Did I lose more pieces in March than in April?")
+        assert out["value"] is True, out["answer"]
+
+
+def test_a_word_a_column_name_only_begins_is_no_quantity_of_it(diary):
+    # "painkillers" begins with "pain": the pain scores are no painkillers
+    out = ask(diary, "How many painkillers did I take in April?")
+    april = [d for d, *_ in MEDS if d.month == 4]
+    assert out["value"] == len(april) or (out["value"] is None or out["unresolved"])
+    assert out["value"] != sum(p for d, _, p in PAIN if d.month == 4)
+
+
+def test_money_paid_to_me_is_money_in():
+    # the rehearsal rooms are where money went: never the venue that paid
+    rooms = ["Pirate Studios", "Mick's garage"]
+    rounds = [
+        (d, f'{{"gig": "{venue}", "fee": "{fee}.00 EUR", "travel_km": 24}}')
+        for d, venue, fee in GIGS
+    ] + [
+        (
+            START + timedelta(days=1 + 6 * i),
+            f"Rehearsal - Venue: {rooms[i % 2]} | Spent: €{300 + 40 * (i % 2):.2f}",
+        )
+        for i in range(10)
+    ]
+    with Memory(":memory:", user_id="player") as m:
+        m.ingest(_history("player", rounds))
+        for question in (
+            "Which venue paid me the most?",
+            "Which venue has paid me the most overall?",
+            "Which venue made me the most money?",
+        ):
+            out = ask(m, question)
+            assert out["value"] not in rooms, out["answer"]
+            assert (
+                "spent" not in out["answer"]
+                and "records" not in out["answer"].split(":")[0]
+            )
+            by_fee = {
+                v: sum(f for _, w, f in GIGS if w == v)
+                for v in ("The Crown", "Mulligan's")
+            }
+            assert out["value"] in (max(by_fee, key=by_fee.get), None)
+
+
+def test_a_pronoun_refers_to_the_name_of_the_event_phrase():
+    # "her" is Bertha's: the kiln named in the event is the measure's filter
+    firings = [
+        (
+            date(2026, 3, 2) + timedelta(days=2 * i),
+            ["Pip", "Bertha"][i % 2],
+            300 + 20 * (i % 5),
+        )
+        for i in range(30)
+    ]
+    repair = date(2026, 3, 27)
+    rounds = [(d, f"Firing log - Kiln: {k} | Time: {t} min") for d, k, t in firings] + [
+        (
+            repair,
+            "The electrician fitted new elements in Bertha today, "
+            "she was repaired at last.",
+        )
+    ]
+    with Memory(":memory:", user_id="potter") as m:
+        m.ingest(_history("potter", rounds))
+        out = ask(m, "Since Bertha was repaired, what's her average firing time?")
+        hers = [t for d, k, t in firings if k == "Bertha" and d >= repair]
+        assert out["value"] == pytest.approx(sum(hers) / len(hers)), out["answer"]
+        # without a pronoun the name stays the event's own
+        out = ask(m, "Since Bertha was repaired, what's the average firing time?")
+        after = [t for d, _, t in firings if d >= repair]
+        assert out["value"] == pytest.approx(sum(after) / len(after)), out["answer"]
+
+
+def test_the_length_of_a_trip_is_its_distance_and_a_length_column_is_itself(diary):
+    trips = [
+        (START + timedelta(days=3 * i), 40 + (i * 13) % 70, 35 + (i * 7) % 60)
+        for i in range(25)
+    ]
+    rounds = [
+        (d, f"Trip - Distance: {km} km | Duration: {m} min") for d, km, m in trips
+    ]
+    with Memory(":memory:", user_id="driver") as m:
+        m.ingest(_history("driver", rounds))
+        out = ask(m, "What was the average length of my trips in April?")
+        april = [km for d, km, _ in trips if d.month == 4]
+        assert (out["value"], out["unit"]) == (
+            pytest.approx(sum(april) / len(april)),
+            "km",
+        )
+    # a column named length is what the word names, minutes and all
+    out = ask(diary, "What was the average length of my meditations in April?")
+    sits = [m for d, _, m in SITS if d.month == 4]
+    assert out["value"] == pytest.approx(sum(sits) / len(sits))

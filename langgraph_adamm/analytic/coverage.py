@@ -282,13 +282,17 @@ def unread_rounds(
     table: TableSchema,
     filters: list[Any],
     target: str | None = None,
+    extreme: tuple[str, float] | None = None,
 ) -> list[str]:
     """Rounds a step over ``table`` with ``filters`` could have read, and did not.
 
     Lookalike rounds that gave the table no row, the rounds of a table that
     looks like the same kind (:func:`split_rounds`), and - for a step over the
     column ``target`` - rounds whose row lacks that column while their text
-    labels a value for it ("Total paid: €51.00" where the column is ``total``).
+    labels a value for it ("Total paid: €51.00" where the column is ``total``)
+    or holds a number no column of the row took (:func:`_rows_unplaced`; for
+    a highest or lowest value, ``extreme`` = ("max" | "min", the value found),
+    only a number beyond it).
     """
     out = [
         look.round_id
@@ -302,6 +306,7 @@ def unread_rounds(
         out += [
             look.round_id
             for look in _rows_without(memory, table, target)
+            + _rows_unplaced(memory, table, target, extreme)
             if all(_may_pass(table, f, look) for f in filters)
         ]
     return list(dict.fromkeys(out))
@@ -412,6 +417,59 @@ def _rows_without(
         m = label.search(low)
         if m is not None and parse_value(m.group("v")).number is not None:
             out.append(Lookalike(round_id, time, low, {target: m.group("v")}))
+    return out
+
+
+_CLOCK_RE = re.compile(
+    r"\d{4}-\d{1,2}-\d{1,2}(?:[t ]\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}[:h]\d{2}"
+    r"|#\s?\d+|\d+(?:st|nd|rd|th)\b"
+)
+"""Dates, clock times, "7h10" and "#33": numbers that are no record's value."""
+_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
+def _rows_unplaced(
+    memory: AnalyticMemory,
+    table: TableSchema,
+    target: str,
+    extreme: tuple[str, float] | None = None,
+) -> list[Lookalike]:
+    """Source rounds whose row lacks ``target`` while their text holds a number for it.
+
+    A number no column of the row took, in the range ``target`` could hold.
+    "36 pieces, 2 cracked" gave ``loaded`` 36 and ``lost`` nothing: the 2 is a
+    value of the record the row does not hold, so a total of ``lost`` over the
+    rows is no total.
+    """
+    column = next((c for c in table.columns if c.name == target), None)
+    if column is None or column.sql_type not in _NUMERIC:
+        return []
+    span = _spans(memory, table, [column]).get(target)
+    if span is None:
+        return []
+    numeric = [c.name for c in table.columns if c.sql_type in _NUMERIC]
+    picked = ", ".join(f"t.{quote_ident(n)}" for n in numeric)
+    rows = memory.db.fetchall(
+        f"SELECT t.source, r.time, r.user_text, {picked} "
+        f"FROM {memory.qualified(table)} t "
+        "JOIN adamm_rounds r ON r.user_id = ? AND r.round_id = t.source "
+        f"WHERE t.{quote_ident(target)} IS NULL LIMIT ?",
+        [memory.user_id, COVERAGE_ROUNDS],
+    )
+    low, high = span
+    out = []
+    for round_id, time, text, *values in rows:
+        taken = {float(v) for v in values if v is not None}
+        plain = _CLOCK_RE.sub(" ", str(text or "").lower())
+        for m in _NUMBER_RE.finditer(plain):
+            number = float(m.group())
+            if extreme is not None and (
+                number <= extreme[1] if extreme[0] == "max" else number >= extreme[1]
+            ):
+                continue  # cannot change the highest (lowest) value found
+            if number not in taken and low / SPAN_SLACK <= number <= high * SPAN_SLACK:
+                out.append(Lookalike(str(round_id), time, plain, {target: m.group()}))
+                break
     return out
 
 

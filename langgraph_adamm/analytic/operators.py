@@ -452,7 +452,17 @@ def _covered(
 ) -> Any:
     """The result with the lookalike rounds in its range that gave no row."""
     table = resolve_table(memory.tables, result.table)
-    unread = unread_rounds(memory, table, filters, target)
+    column = next((c for c in table.columns if c.name == target), None)
+    extreme = None
+    if (
+        isinstance(result, ComputeResult)
+        and result.operator in ("max", "min")
+        and isinstance(result.value, (int, float))
+        and column is not None
+        and result.unit == column.unit
+    ):  # an unread number below the highest cannot change it
+        extreme = (result.operator, float(result.value))
+    unread = unread_rounds(memory, table, filters, target, extreme)
     if unread:
         result.unread_rounds = unread
         said = unread_note(table.table_name, unread)

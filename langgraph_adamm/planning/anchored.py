@@ -21,11 +21,14 @@ from langgraph_adamm.planning.anchors import (
     has_span,
 )
 from langgraph_adamm.planning.context import PlanningContext
+from langgraph_adamm.planning.cues import names_in
 from langgraph_adamm.planning.forms import ComposedPlan, Form, PartReader
 from langgraph_adamm.planning.measure_words import amount_of_money
 from langgraph_adamm.planning.rule_planner import RulePlan
 
 _HOW_FAR_RE = re.compile(r"\bhow\s+(?:far|long|much\s+time)\b")
+_REFERRING_RE = re.compile(r"\b(?:her|his|its|their|she|he|they)\b")
+"""A pronoun outside the event phrase: "since Bertha was repaired, her ..."."""
 
 
 def compose_anchored(
@@ -60,6 +63,7 @@ def compose_anchored(
         first = reader.locate_steps(out, anchor)
         filters += anchor_filters(anchor, first, now)
     call = plan.analytic
+    filters += _referred(question, rest, anchors, call.arguments, context)
     reader.analytic_step(
         out, call, filters, "", f" ({'; '.join(a.text for a in anchors)})"
     )
@@ -67,6 +71,42 @@ def compose_anchored(
     out.output_unit = call.output_unit
     out.notes.extend(plan.notes)
     return plan
+
+
+def _referred(
+    question: str,
+    rest: str,
+    anchors: list[Any],
+    arguments: dict[str, Any],
+    context: PlanningContext,
+) -> list[dict[str, Any]]:
+    """Filters for a name in an event phrase that a pronoun of the rest refers to.
+
+    "Since Bertha was repaired, what's her average firing time?": Bertha is a
+    kiln of the firings read, and "her" says the measure is hers - the event's
+    name is the step's value filter too. Only a name a text column of the
+    step's table holds, on a column no filter of the step uses yet.
+    """
+    if not _REFERRING_RE.search(rest):
+        return []
+    card = context.table(arguments.get("table", ""))
+    if card is None:
+        return []
+    taken = {f.get("column") for f in arguments.get("optional_column_filters") or []}
+    events = " ".join(a.text.lower() for a in anchors)
+    out: list[dict[str, Any]] = []
+    for name in names_in(question):
+        if name.lower() not in events:
+            continue
+        for col in card.columns:
+            if col.name in taken or col.numeric:
+                continue
+            held = [v for v in col.values if v.lower() == name.lower()]
+            if held:
+                out.append({"column": col.name, "op": "=", "value": held[0]})
+                taken.add(col.name)
+                break
+    return out
 
 
 def _money_of_days(plan: RulePlan, context: PlanningContext) -> bool:

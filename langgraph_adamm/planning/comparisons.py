@@ -262,7 +262,7 @@ def compose_either(
     card = context.table(analytic.arguments["table"])
     target = analytic.arguments.get("target_column_expression")
     column = card.column(target) if card is not None and target else None
-    op = measure_operator(q, column, column is None)
+    op = measure_operator(q, column, column is None, card)
     less = bool(re.search(rf"\b(?:{'|'.join(sorted(LESS_WORDS))}|least)\b", q))
     judged = _judged(q, column, op, out)
     if judged is not None:
@@ -374,7 +374,12 @@ def compose_comparison(
         return None
     column = column_of(probe, context)
     counted = column is None or probe.analytic.arguments["operator"] == "count"
-    op = measure_operator(q, column, counted and not AVG_CUES.search(q))
+    op = measure_operator(
+        q,
+        column,
+        counted and not AVG_CUES.search(q),
+        context.table(probe.analytic.arguments["table"]),
+    )
     if op == "count" and SUM_CUES.search(measure) and not COUNT_CUES.search(q):
         # "the difference in total sumatriptan": a value's total is its
         # amount (the one mass or volume its records hold), not its records

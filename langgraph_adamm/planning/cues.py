@@ -12,8 +12,9 @@ import re
 
 from langgraph_adamm.analytic.units import CURRENCIES, is_volume
 from langgraph_adamm.analytic.values import convertible
-from langgraph_adamm.planning.context import ColumnCard, PlanningContext
+from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
 from langgraph_adamm.planning.dates import MONTHS
+from langgraph_adamm.planning.measure_words import count_labels
 from langgraph_adamm.planning.rule_planner import AnalyticCall, RulePlan
 from langgraph_adamm.planning.text import STOPWORDS, name_acronyms, stem, words
 
@@ -180,8 +181,17 @@ def names_table(
     )
 
 
-def measure_operator(text: str, column: ColumnCard | None, counted: bool) -> str:
-    """The aggregate a comparison or group question means when it names none."""
+def measure_operator(
+    text: str,
+    column: ColumnCard | None,
+    counted: bool,
+    table: TableCard | None = None,
+) -> str:
+    """The aggregate a comparison or group question means when it names none.
+
+    ``table``: the column's table, whose count columns' labels say what its
+    counts count ("pieces": "lose more pieces" over ``lost`` adds them up).
+    """
     if AVG_CUES.search(text):
         return "avg"
     if amount_words(text):
@@ -209,6 +219,7 @@ def measure_operator(text: str, column: ColumnCard | None, counted: bool) -> str
     if column is not None and (
         re.search(r"step|count|calorie|kcal", column.name)
         or _names_plural(text, column.name)
+        or _names_counted(text, column, table)
     ):
         return "sum"  # "read the most pages", "more steps": an amount
     if column is not None and _names_records(text, column.name):
@@ -254,6 +265,14 @@ def _names_plural(text: str, column: str) -> bool:
     asked = words(text)
     return any(w.endswith("s") and stem(w) == last and w != last for w in asked) or any(
         p.endswith("s") and len(p) > 3 and p in asked for p in parts
+    )
+
+
+def _names_counted(text: str, column: ColumnCard, table: TableCard | None) -> bool:
+    """Whether a question names, in the plural, what a count column counts."""
+    counted = count_labels(table, column)
+    return any(
+        w.endswith("s") and stem(w) in counted and w != stem(w) for w in words(text)
     )
 
 

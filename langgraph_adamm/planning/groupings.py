@@ -290,10 +290,12 @@ def compose_grouped(
         return readings[op]
 
     # a column named so first, then a synonym; the first reading that has one
+    # ("which venue paid me the most" is money: never a number of records)
+    operators = (None, "sum") if set(words(q)) & MONEY_VERBS else (None, "sum", "count")
     candidates = (
         (plan, card, _group_column(composer, card, noun, which, form, where, loose))
         for loose in (False, True)
-        for plan in map(reading, (None, "sum", "count"))
+        for plan in map(reading, operators)
         if plan.analytic is not None
         for card in [context.table(plan.analytic.arguments["table"])]
         if card is not None
@@ -316,7 +318,7 @@ def compose_grouped(
     ) and not (set(words(q)) & MONEY_VERBS)
     if column is not None and is_volume(column.unit):
         counted = False  # "the week she drank the most milk": a volume
-    op = measure_operator(q, column, counted or column is None)
+    op = measure_operator(q, column, counted or column is None, card)
     filters = [
         f
         for f in analytic.arguments.get("optional_column_filters") or []

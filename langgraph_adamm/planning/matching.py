@@ -57,6 +57,9 @@ _COMPARATIVE_DIMENSION = {
     "heaviest": "kg",
 }
 """Comparatives that name a dimension ("ride further": a length)."""
+_NOUN_DIMENSION = {"length": "km"}
+"""Nouns that name a dimension: "the average length of my trips" is a distance
+where the trips have one (a column named ``length`` is named by the word)."""
 """"how far" asks for a length, "how long" a duration, "how heavy" a mass."""
 _NAME_FILLER = frozenset({"log", "value", "a"})
 
@@ -118,6 +121,11 @@ def naming_score(q: QuestionTokens, name: str) -> float:
     return found / len(tokens) + 0.1 * found + bonus
 
 
+LABEL_SHORTFALL = 0.01
+"""How much less a column's label naming counts than its own name ("pieces
+lost": ``lost``, not ``loaded`` written "14 pieces")."""
+
+
 def column_naming(q: QuestionTokens, col: ColumnCard) -> float:
     """How well a question names a column, by its name or another label.
 
@@ -128,7 +136,8 @@ def column_naming(q: QuestionTokens, col: ColumnCard) -> float:
     for label in col.labels:
         tokens = [t for t in words(label) if t not in _NAME_FILLER]
         if tokens and all(q.token_hit(t) for t in tokens):
-            score = max(score, naming_score(q, label))
+            # a column the question names by its own word comes first
+            score = max(score, naming_score(q, label) - LABEL_SHORTFALL)
     return score
 
 
@@ -304,6 +313,13 @@ _TAKEN_IN_RE = re.compile(
     r"\b(?:bring|brings|brought|bringing|take|takes|took|taken|taking)\s+in\b"
 )
 """Money in: "which market brought in the most", "what did I take in"."""
+_PAID_ME_RE = re.compile(
+    r"\b(?:paid|pay|pays|paying|made|make|makes|earned|earns|brought|brings)"
+    r"\s+(?:me|us)\b"
+    r"|\b(?:i|we)\s+(?:\w+\s+)?(?:got|get|was|were|been|getting)\s+paid\b"
+)
+"""Money in: "which client paid me the most", "which market made me the most",
+"how much did I get paid"."""
 _INCOME_COLUMN_RE = re.compile(
     r"(?:^|_)(?:takings?|revenue|income|earn\w*|sales?|sold|profit|turnover|wages?|"
     r"salary|payout)(?:_|$)"
@@ -338,6 +354,7 @@ def money_columns(
         set(q.stems) & _INCOME_STEMS
         or _MADE_RE.search(text)
         or _TAKEN_IN_RE.search(text)
+        or _PAID_ME_RE.search(text)
     )
     named = [c for c in money if column_naming(q, c) >= 0.5]
     if incoming:
@@ -467,6 +484,7 @@ def unit_hint(q: QuestionTokens, col: ColumnCard) -> float:
     hinted += [
         _COMPARATIVE_DIMENSION[w] for w in q.words if w in _COMPARATIVE_DIMENSION
     ]
+    hinted += [_NOUN_DIMENSION[w] for w in q.words if w in _NOUN_DIMENSION]
     best = 0.0
     for w in hinted:
         unit = unit_of(w)

@@ -16,7 +16,12 @@ from langgraph_adamm.analytic.units import CURRENCIES, dimension, is_volume
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import ColumnCard, TableCard
 from langgraph_adamm.planning.intent import Intent, unit_of
-from langgraph_adamm.planning.matching import QuestionTokens, higher_is_better
+from langgraph_adamm.planning.matching import (
+    QuestionTokens,
+    column_naming,
+    higher_is_better,
+    naming_score,
+)
 from langgraph_adamm.planning.text import stem, words
 
 _TIME_STEMS = frozenset(
@@ -38,6 +43,36 @@ def names_whole(noun: str, column: str) -> bool:
     """Whether a counted noun names every word of a column ("active minutes")."""
     have = {stem(w) for w in words(noun)}
     return all(stem(w) in have for w in words(column))
+
+
+def names_a_word(noun: str, column: str) -> bool:
+    """Whether a counted noun says a whole word of a column ("items": items_sold).
+
+    "Painkillers" is no word of ``pain``: a column its noun only begins with
+    is no quantity of what the question counts.
+    """
+    have = {stem(w) for w in words(noun)}
+    return any(stem(w) in have for w in words(column))
+
+
+def count_labels(table: TableCard | None, column: ColumnCard) -> set[str]:
+    """What a count column counts: the stems its table's counts were written with.
+
+    ``loaded`` written "14 pieces" counts pieces, and so does ``lost`` beside
+    it: the things a table's unitless columns count are one kind of thing,
+    named by their labels' last words or a plural column name (``pieces``).
+    """
+    if column.unit is not None or not column.numeric:
+        return set()
+    out: set[str] = set()
+    for c in table.columns if table is not None else [column]:
+        if c.unit is not None or not c.numeric:
+            continue
+        out |= {stem(words(label)[-1]) for label in c.labels if words(label)}
+        last = words(c.name)[-1] if words(c.name) else ""
+        if len(last) > 3 and last.endswith("s") and not last.endswith("ss"):
+            out.add(stem(last))
+    return out
 
 
 def names_unit(noun: str, unit: str | None) -> bool:
@@ -145,10 +180,45 @@ def long_measure(
     return extents[0].name if len(extents) == 1 else target
 
 
+def counted_quantity(
+    noun: str, q: QuestionTokens, numeric: list[ColumnCard], table: TableCard
+) -> ColumnCard | None:
+    """The numeric column a counted noun asks the quantity of, if any.
+
+    "How many steps": the ``steps`` column's total, not the records; "how
+    many pieces has Pip lost": what the table's counts count (pieces), in the
+    count column the question names by its own word (``lost``). A noun that
+    only begins a column's name ("painkillers" for ``pain``) asks no quantity
+    of it; a column with a unit is asked for only by a noun that names it
+    whole and says its unit ("active minutes").
+    """
+    said = QuestionTokens.of(noun)
+    counting = set(said.stems)
+    of_kind = [
+        c
+        for c in numeric
+        if counting & count_labels(table, c) and naming_score(q, c.name) >= 0.5
+    ]
+    named = of_kind or [c for c in numeric if column_naming(said, c) >= 0.5]
+    if not named:
+        return None
+    col = named[0]
+    if counts_things(col.unit) and (
+        names_a_word(noun, col.name) or counting & count_labels(table, col)
+    ):
+        return col
+    if names_whole(noun, col.name) and names_unit(noun, col.unit):
+        return col
+    return None
+
+
 __all__ = [
     "wants_more",
     "long_measure",
+    "count_labels",
+    "counted_quantity",
     "counts_things",
+    "names_a_word",
     "names_whole",
     "judged_operator",
     "money_over_days",

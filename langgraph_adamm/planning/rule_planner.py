@@ -57,12 +57,10 @@ from langgraph_adamm.planning.matching import (
     values_named,
 )
 from langgraph_adamm.planning.measure_words import (
-    counts_things,
+    counted_quantity,
     judged_operator,
     long_measure,
     money_over_days,
-    names_unit,
-    names_whole,
     spent_time,
     substance_amount,
 )
@@ -349,20 +347,9 @@ class RulePlanner:
             elif op not in ("first", "latest"):
                 return None
         if op == "count" and intent.count_noun and intent.count_noun != "times":
-            # "how many steps": a quantity when the noun names a numeric column
-            noun = QuestionTokens.of(intent.count_noun)
-            named = [c for c in numeric if column_naming(noun, c) >= 0.5]
-            if (
-                named
-                and named[0].name not in used
-                and (
-                    counts_things(named[0].unit)
-                    or (
-                        names_whole(intent.count_noun, named[0].name)
-                        and names_unit(intent.count_noun, named[0].unit)
-                    )
-                )
-            ):
+            # "how many steps", "how many pieces has Pip lost": a quantity
+            quantity = counted_quantity(intent.count_noun, q, numeric, table)
+            if quantity is not None and quantity.name not in used:
                 rest = [o for o, _ in intent.operators if o != "count"]
                 op = rest[0] if rest else "sum"
         target = None

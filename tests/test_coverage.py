@@ -342,3 +342,58 @@ def test_a_row_lacking_the_measure_while_its_round_holds_a_number_is_named():
         out = m.ask("How many pieces did I fire in April?", question_time=NOW)
         assert out["value"] == sum(10 + i % 6 for i in range(24))
         assert not out["unresolved"]
+
+
+def test_a_record_of_another_table_that_names_the_filtered_value_is_named():
+    # the rent records are another kind: one that says "plumber" and holds an
+    # amount a repair could cost is money the plumbers' total does not read
+    start = date(2026, 3, 2)
+    rounds = [
+        (
+            start + timedelta(days=3 * i),
+            f"Rent in - Tenant: {['Tomasz', 'Lucia'][i % 2]} | "
+            f"Amount: €{[850, 920][i % 2]}.00 | Via: bank transfer",
+        )
+        for i in range(14)
+    ] + [
+        (
+            start + timedelta(days=1 + 4 * i),
+            f"Repair - Who: {['plumber', 'electrician'][i % 2]} | Flat: {1 + i % 3} | "
+            f"Cost: €{80 + 13 * i}.50",
+        )
+        for i in range(10)
+    ]
+    odd = [
+        # read as rent, says plumber, an amount a repair could be
+        (
+            date(2026, 3, 24),
+            "Rent in - Tenant: Lucia | Amount: €405.88 | Via: paid the plumber",
+        ),
+        # a plumber named, an amount no repair comes near
+        (
+            date(2026, 3, 27),
+            "Rent in - Tenant: Tomasz | Amount: €2500.00 | Via: plumber's son",
+        ),
+        # chat, no record
+        (date(2026, 3, 29), "Do plumbers really charge 120 an hour now?"),
+    ]
+    rounds = sorted(rounds + odd)
+    ids = {text: f"S{i}:1" for i, (_, text) in enumerate(rounds)}
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(d),
+            "rounds": [{"time": f"{d}T18:00:00", "user": t, "assistant": "Noted."}],
+        }
+        for i, (d, t) in enumerate(rounds)
+    ]
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
+        out = m.ask("How much have I paid plumbers, all in?", question_time=NOW)
+        said = set(re.findall(r"S\d+:\d+", " ".join(out["unresolved"])))
+        assert out["value"] is None and ids[odd[0][1]] in said, out["answer"]
+        assert not said & {ids[odd[1][1]], ids[odd[2][1]]}
+        # an electrician's total: no record says electrician elsewhere
+        out = m.ask("How much have I paid electricians, all in?", question_time=NOW)
+        paid = sum(80 + 13 * i + 0.5 for i in range(10) if i % 2)
+        assert out["value"] == pytest.approx(paid) and not out["unresolved"]

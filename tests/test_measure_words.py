@@ -510,3 +510,14 @@ def test_the_length_of_a_trip_is_its_distance_and_a_length_column_is_itself(diar
     out = ask(diary, "What was the average length of my meditations in April?")
     sits = [m for d, _, m in SITS if d.month == 4]
     assert out["value"] == pytest.approx(sum(sits) / len(sits))
+
+
+def test_the_week_of_the_longest_time_spent_is_the_weeks_time_in_all(diary):
+    # minutes add up over a week; "on average" asks the average
+    weeks: dict[date, list[int]] = {}
+    for d, _, _, minutes in SWIMS:
+        weeks.setdefault(d - timedelta(days=d.weekday()), []).append(minutes)
+    out = ask(diary, "Which week did I swim the longest? Give me the Monday.")
+    assert out["value"] == str(max(weeks, key=lambda w: sum(weeks[w])))
+    out = ask(diary, "Which week were my swims longest on average? The Monday please.")
+    assert out["value"] == str(max(weeks, key=lambda w: sum(weeks[w]) / len(weeks[w])))

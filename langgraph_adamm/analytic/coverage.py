@@ -302,6 +302,8 @@ def unread_rounds(
     out += split_rounds(memory, table, filters)
     for flt in filters:
         out += _lacking_value(memory, table, flt, filters)
+        if target:
+            out += _named_elsewhere(memory, table, flt, filters, target)
     if target and any(c.name == target for c in table.columns):
         out += [
             look.round_id
@@ -368,6 +370,55 @@ def _lacking_value(
         if all(_may_pass(table, f, look) for f in others):
             out.append(round_id)
     return out
+
+
+def _named_elsewhere(
+    memory: AnalyticMemory,
+    table: TableSchema,
+    flt: Any,
+    filters: list[Any],
+    target: str,
+) -> list[str]:
+    """Records of other tables that name the filtered value and hold the measure.
+
+    A filter ``who = plumber`` over the repairs: "Plumber was in flat 2
+    yesterday ... Bill came to 405.88 EUR" read into another table (or its
+    kind mistaken) is a plumber's bill the step does not read. A round that
+    gave another table a row, says the wanted value as a word and writes a
+    quantity in the unit and range of ``target`` is named, where no other
+    filter rules it out.
+    """
+    data = flt if isinstance(flt, dict) else flt.model_dump()
+    column, op, value = data.get("column"), data.get("op"), data.get("value")
+    col = next((c for c in table.columns if c.name == column), None)
+    measure = next((c for c in table.columns if c.name == target), None)
+    if (
+        col is None
+        or col.sql_type != "VARCHAR"
+        or op not in ("=", "in")
+        or measure is None
+        or not measure.unit
+        or measure.sql_type not in _NUMERIC
+    ):
+        return []
+    wanted = [str(v).lower() for v in (value if isinstance(value, list) else [value])]
+    said = [re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])") for w in wanted if w]
+    spans = _spans(memory, table, [measure])
+    if not said or target not in spans:
+        return []
+    mine = {r[0] for r in _source_rounds(memory, table)}
+    out = []
+    for other in memory.tables:
+        if other.table_name == table.table_name:
+            continue
+        for round_id, time, text in _source_rounds(memory, other):
+            if round_id in mine or not any(p.search(text) for p in said):
+                continue
+            values = _measured(text, [measure], spans)
+            look = Lookalike(round_id, time, text, values)
+            if values and all(_may_pass(table, f, look) for f in filters):
+                out.append(round_id)
+    return list(dict.fromkeys(out))
 
 
 def split_rounds(

@@ -11,7 +11,7 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from langgraph_adamm.analytic.units import CURRENCIES, is_volume
+from langgraph_adamm.analytic.units import CURRENCIES, dimension, is_volume
 from langgraph_adamm.planning.anchors import (
     anchor_filters,
     find_anchors,
@@ -319,6 +319,16 @@ def compose_grouped(
     if column is not None and is_volume(column.unit):
         counted = False  # "the week she drank the most milk": a volume
     op = measure_operator(q, column, counted or column is None, card)
+    if (
+        op == "avg"
+        and noun in BUCKETS
+        and column is not None
+        and column.unit
+        and column.unit not in CURRENCIES
+        and dimension(column.unit) == "[time]"
+        and not AVG_CUES.search(q)
+    ):  # "which week did we rehearse the longest": the week's time in all
+        op = "sum"
     filters = [
         f
         for f in analytic.arguments.get("optional_column_filters") or []

@@ -397,3 +397,41 @@ def test_a_record_of_another_table_that_names_the_filtered_value_is_named():
         out = m.ask("How much have I paid electricians, all in?", question_time=NOW)
         paid = sum(80 + 13 * i + 0.5 for i in range(10) if i % 2)
         assert out["value"] == pytest.approx(paid) and not out["unresolved"]
+
+
+def test_a_measure_of_the_same_name_in_another_table_is_one_kinds_layout():
+    # two layouts of rehearsals read into two tables sharing only the measure:
+    # a total over one of them is no total
+    start = date(2026, 3, 2)
+    rounds = []
+    for i in range(24):
+        d, hours = start + timedelta(days=2 * i), 1.5 + 0.25 * (i % 5)
+        if i % 2:
+            cost, sound = f"€{15 + i % 3}.00", 20 + i
+            text = f"Rehearsal - Rehearsal: {hours} h | Room cost: {cost} | "
+            text += f"Sound: {sound}"
+        else:
+            where = ["Pirate Studios", "Mick garage"][i % 4 // 2]
+            text = (
+                f"Practice tonight - Rehearsal: {hours} h | Where: {where} | Band: all"
+            )
+        rounds.append((d, text))
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(d),
+            "rounds": [{"time": f"{d}T21:00:00", "user": t, "assistant": "Noted."}],
+        }
+        for i, (d, t) in enumerate(rounds)
+    ]
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
+        tables = [
+            t for t in m.analytic.tables if "rehearsal" in {c.name for c in t.columns}
+        ]
+        assert len(tables) == 2  # the layouts this test is about
+        out = m.ask("How many hours did we rehearse in March?", question_time=NOW)
+        assert out["value"] is None and out["unresolved"], out["answer"]
+        said = set(re.findall(r"S\d+:\d+", " ".join(out["unresolved"])))
+        march = {f"S{i}:1" for i, (d, _) in enumerate(rounds) if d.month == 3}
+        assert said and said <= march

@@ -12,6 +12,12 @@ figure unqualified.
 
 The rounds looked at are the user's latest :data:`COVERAGE_ROUNDS`, read once
 per table and generation.
+
+One module because it is one question - which rounds in a step's range did the
+step not read - asked six ways (lookalikes, rounds near a table's records, a
+split of the kind, rows without the filtered value or the measure, records of
+other tables that name the value or hold the measure), each over the same
+round reading, value spans and filter check (:func:`_may_pass`).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import numpy as np
 
 from langgraph_adamm.analytic.predicates import round_time_condition
 from langgraph_adamm.analytic.tables import TableSchema
+from langgraph_adamm.analytic.units import CURRENCIES
 from langgraph_adamm.analytic.values import convert_units, convertible, parse_value
 from langgraph_adamm.storage.database import engine_errors, quote_ident
 from langgraph_adamm.storage.vectors import vector_of
@@ -300,6 +307,8 @@ def unread_rounds(
         if all(_may_pass(table, f, look) for f in filters)
     ]
     out += split_rounds(memory, table, filters)
+    if target:
+        out += _measured_elsewhere(memory, table, filters, target)
     for flt in filters:
         out += _lacking_value(memory, table, flt, filters)
         if target:
@@ -419,6 +428,63 @@ def _named_elsewhere(
             if values and all(_may_pass(table, f, look) for f in filters):
                 out.append(round_id)
     return list(dict.fromkeys(out))
+
+
+_GENERIC_MEASURES = frozenset(
+    "distance duration time length weight mass cost price amount total value count "
+    "number quantity volume temperature speed pace height hours minutes fee paid "
+    "spent size score rating level".split()
+)
+"""Measure names any kind may hold: two tables with a ``distance`` are runs
+and rides; two with a ``rehearsal`` are one kind's layouts."""
+
+
+def _measured_elsewhere(
+    memory: AnalyticMemory, table: TableSchema, filters: list[Any], target: str
+) -> list[str]:
+    """Rows of other tables holding the same named measure, in the step's range.
+
+    ``rehearsal`` in hours in three tables whose rounds interleave is one
+    kind's measure read in three layouts: a total over one of them is no
+    total. A measure named by a word any kind may use (distance, cost,
+    duration: :data:`_GENERIC_MEASURES`) or in a currency tells no kind apart
+    and is left to :func:`split_rounds`.
+    """
+    measure = next((c for c in table.columns if c.name == target), None)
+    parts = target.split("_")
+    if (
+        measure is None
+        or measure.sql_type not in _NUMERIC
+        or all(p in _GENERIC_MEASURES for p in parts)
+        or measure.unit in CURRENCIES
+    ):
+        return []
+    mine = _order_span(memory, table)
+    read = {r[0] for r in _source_rounds(memory, table)}
+    out: list[str] = []
+    for other in memory.tables:
+        if other.table_name == table.table_name:
+            continue
+        twin = next((c for c in other.columns if c.name == target), None)
+        if twin is None or twin.unit != measure.unit:
+            continue
+        theirs = _order_span(memory, other)
+        if mine is None or theirs is None or mine[1] < theirs[0] or theirs[1] < mine[0]:
+            continue  # not interleaved: another stretch of life, not a layout
+        where = f"WHERE t.{quote_ident(target)} IS NOT NULL"
+        for round_id, time, text in _source_rounds(memory, other, where):
+            look = Lookalike(round_id, time, text, {})
+            if round_id not in read and all(_may_pass(other, f, look) for f in filters):
+                out.append(round_id)
+    return list(dict.fromkeys(out))
+
+
+def _order_span(memory: AnalyticMemory, table: TableSchema) -> tuple[int, int] | None:
+    """The first and last ``order`` of a table's rows (None: no rows)."""
+    ((low, high),) = memory.db.fetchall(
+        f'SELECT min("order"), max("order") FROM {memory.qualified(table)}'
+    )
+    return None if low is None else (int(low), int(high))
 
 
 def split_rounds(

@@ -13,7 +13,7 @@ import pytest
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
-from langgraph_adamm.planning.event_anchor import anchor_unit
+from langgraph_adamm.planning.event_anchor import anchor_unit, unsaid_detail
 from langgraph_adamm.planning.events import (
     FRAMES,
     frame_of,
@@ -240,3 +240,51 @@ def test_a_window_after_my_first_something_is_an_event_not_dropped(mem):
     out = ask(mem, "How many steps did I do in the 2 weeks after my first dance class?")
     assert out["value"] is None
     assert any("my first dance class" in part for part in out["unresolved"])
+
+
+INJURED = date(2026, 6, 2)
+
+
+def test_an_event_whose_own_detail_no_round_says_is_not_one_told_alike():
+    # a knee injury is told like an injury; "since I broke my wrist" is not it
+    history = build_history()
+    text = "Slipped on the wet steps at the station and came down hard on my knee."
+    with Memory(":memory:", user_id="f") as m:
+        m.ingest(history)
+        m.ingest(
+            history_from_dict(
+                {
+                    "user_id": "f",
+                    "sessions": [
+                        {
+                            "session_id": "K1",
+                            "date": str(INJURED),
+                            "rounds": [
+                                {
+                                    "time": f"{INJURED}T08:00:00",
+                                    "user": text,
+                                    "assistant": "Ouch.",
+                                }
+                            ],
+                        }
+                    ],
+                }
+            )
+        )
+        out = ask(m, "How many steps have I done since I hurt my knee?")
+        assert out["value"] == total(lambda d: d >= INJURED), out["answer"]
+        out = ask(m, "How many steps have I done since I broke my wrist?")
+        assert out["value"] is None
+        assert any("wrist" in part for part in out["unresolved"]), out["answer"]
+        # "my fall" names the event itself, told in other words
+        out = ask(m, "How many steps have I done since my fall?")
+        assert out["value"] == total(lambda d: d >= INJURED), out["answer"]
+        # a first day at work seldom says "job": the frame's own words need no round
+        assert (
+            unsaid_detail(
+                telling_query("i started my new job"),
+                frame_of("i started my new job"),
+                lambda w: 0.0,
+            )
+            is None
+        )

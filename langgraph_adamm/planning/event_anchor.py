@@ -14,6 +14,7 @@ number stated as fact.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -114,6 +115,12 @@ def anchor_unit(
     if unheard is not None:
         step["anchor_unsure"] = f"no round of the memory mentions '{unheard}'"
         return None
+    frame = frame_named(step.get("frame"))
+    phrase = str((step.get("arguments") or {}).get("query_content") or "")
+    detail = unsaid_detail(phrase, frame, said)
+    if detail is not None:
+        step["anchor_unsure"] = f"no round of the memory mentions '{detail}'"
+        return None
     units = (step.get("result") or {}).get("units") or []
     if step.get("error") or not units:
         return None
@@ -121,8 +128,6 @@ def anchor_unit(
         (u for u in units if u.get("unit_id") not in records and u.get("time")),
         key=lambda u: -_similarity(u),
     )
-    frame = frame_named(step.get("frame"))
-    phrase = str((step.get("arguments") or {}).get("query_content") or "")
     told = telling_words(phrase, share)
     holding = [u for u in ranked if holds_words(told, u.get("content"))]
     if frame is not None:
@@ -202,6 +207,46 @@ def unsaid_word(phrase: str, said: Callable[[str], float] | None) -> str | None:
     if noun in STOPWORDS or len(noun) <= 2 or not noun.isalpha():
         return None
     return noun if said(noun) == 0 else None
+
+
+_POSSESSIVE_RE = re.compile(r"\b(?:my|our|his|her|their)\s+([a-z]+)(?:\s+([a-z]+))?")
+
+
+def unsaid_detail(
+    phrase: str, frame: EventFrame | None, said: Callable[[str], float] | None
+) -> str | None:
+    """A thing of the asker's an event phrase names, where no round says it.
+
+    "Since I broke my wrist" in a memory that never says "wrist" is no
+    injury it told, though a knee injury is told like one: the words after
+    a possessive (up to two) past the phrase's first word are the event's own
+    detail ("my crash" is the event's name, told in other words). Words of the
+    frame's tellings ("my new job": a first day at work seldom says "job")
+    and words any phrase may use are no such detail. None without ``said``
+    (only where every round of the memory was read).
+    """
+    if said is None:
+        return None
+    if frame is not None and phrase.endswith(frame.telling):
+        phrase = phrase[: -len(frame.telling)].rstrip(". ")
+    known = (
+        {root(w) for t in frame.tellings for w in words(t)}
+        if frame is not None
+        else set()
+    )
+    for m in _POSSESSIVE_RE.finditer(phrase.lower()):
+        if not phrase[: m.start()].strip():
+            continue  # "my crash": the phrase names the event itself
+        for word in filter(None, m.groups()):
+            if (
+                word in STOPWORDS
+                or len(word) <= 2
+                or root(word) in known
+                or said(word) > 0
+            ):
+                continue
+            return word
+    return None
 
 
 def _lexical_anchor(

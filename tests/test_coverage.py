@@ -342,6 +342,21 @@ def test_a_row_lacking_the_measure_while_its_round_holds_a_number_is_named():
         out = m.ask("How many pieces did I fire in April?", question_time=NOW)
         assert out["value"] == sum(10 + i % 6 for i in range(24))
         assert not out["unresolved"]
+        # what coverage read is read again after the memory changes
+        late = {
+            "session_id": "L1",
+            "date": "2026-04-28",
+            "rounds": [
+                {
+                    "time": "2026-04-28T18:00:00",
+                    "user": _firing(3),
+                    "assistant": "ok",
+                }
+            ],
+        }
+        m.ingest(history_from_dict({"user_id": "u", "sessions": [late]}))
+        out = m.ask("How many pieces did I lose in April?", question_time=NOW)
+        assert "L1:1" in " ".join(out["unresolved"])
 
 
 def test_a_record_of_another_table_that_names_the_filtered_value_is_named():

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -81,6 +83,22 @@ def lookalikes(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         if len(cache) > 64:
             cache.clear()
         cache[key] = _find(memory, table)
+    return cache[key]
+
+
+MEMO_ENTRIES = 512
+"""Coverage reads kept per generation (round texts, spans) before the cache is
+emptied: a memory of many tables asks for a few per table and step."""
+
+
+def _memo(memory: AnalyticMemory, name: str, read: Callable[[], Any]) -> Any:
+    """A coverage read, once per generation of the memory (``name`` says which)."""
+    cache = memory.coverage
+    key = (name, memory.generation)
+    if key not in cache:
+        if len(cache) > MEMO_ENTRIES:
+            cache.clear()
+        cache[key] = read()
     return cache[key]
 
 
@@ -250,13 +268,24 @@ def _spans(
     """Each measure column's smallest and largest value (where it has any)."""
     out = {}
     for col in measures:
-        name = quote_ident(col.name)
-        ((low, high),) = memory.db.fetchall(
-            f"SELECT min({name}), max({name}) FROM {memory.qualified(table)}"
+        span = _memo(
+            memory,
+            f"span {table.table_name} {col.name}",
+            partial(_span, memory, table, col.name),
         )
-        if low is not None and high is not None:
-            out[col.name] = (float(low), float(high))
+        if span is not None:
+            out[col.name] = span
     return out
+
+
+def _span(
+    memory: AnalyticMemory, table: TableSchema, column: str
+) -> tuple[float, float] | None:
+    name = quote_ident(column)
+    ((low, high),) = memory.db.fetchall(
+        f"SELECT min({name}), max({name}) FROM {memory.qualified(table)}"
+    )
+    return None if low is None or high is None else (float(low), float(high))
 
 
 def _measured(
@@ -481,10 +510,12 @@ def _measured_elsewhere(
 
 def _order_span(memory: AnalyticMemory, table: TableSchema) -> tuple[int, int] | None:
     """The first and last ``order`` of a table's rows (None: no rows)."""
-    ((low, high),) = memory.db.fetchall(
-        f'SELECT min("order"), max("order") FROM {memory.qualified(table)}'
+    span: tuple[int, int] | None = _memo(
+        memory,
+        f"order {table.table_name}",
+        lambda: _span(memory, table, "order"),
     )
-    return None if low is None else (int(low), int(high))
+    return None if span is None else (int(span[0]), int(span[1]))
 
 
 def split_rounds(
@@ -513,6 +544,17 @@ def _source_rounds(
     memory: AnalyticMemory, table: TableSchema, where: str = ""
 ) -> list[tuple[str, Any, str]]:
     """(round id, time, lower-cased user text) of a table's source rounds."""
+    found: list[tuple[str, Any, str]] = _memo(
+        memory,
+        f"sources {table.table_name} {where}",
+        lambda: _read_sources(memory, table, where),
+    )
+    return found
+
+
+def _read_sources(
+    memory: AnalyticMemory, table: TableSchema, where: str
+) -> list[tuple[str, Any, str]]:
     rows = memory.db.fetchall(
         f"SELECT t.source, r.time, r.user_text FROM {memory.qualified(table)} t "
         "JOIN adamm_rounds r ON r.user_id = ? AND r.round_id = t.source "
@@ -564,6 +606,28 @@ def _rows_unplaced(
     span = _spans(memory, table, [column]).get(target)
     if span is None:
         return []
+    low, high = span
+    out = []
+    for round_id, time, plain, numbers in _memo(
+        memory,
+        f"unplaced {table.table_name} {target}",
+        lambda: _unplaced_numbers(memory, table, target),
+    ):
+        for said, number in numbers:
+            if extreme is not None and (
+                number <= extreme[1] if extreme[0] == "max" else number >= extreme[1]
+            ):
+                continue  # cannot change the highest (lowest) value found
+            if low / SPAN_SLACK <= number <= high * SPAN_SLACK:
+                out.append(Lookalike(round_id, time, plain, {target: said}))
+                break
+    return out
+
+
+def _unplaced_numbers(
+    memory: AnalyticMemory, table: TableSchema, target: str
+) -> list[tuple[str, Any, str, list[tuple[str, float]]]]:
+    """Rows without ``target``: round, time, text and the numbers no column took."""
     numeric = [c.name for c in table.columns if c.sql_type in _NUMERIC]
     picked = ", ".join(f"t.{quote_ident(n)}" for n in numeric)
     rows = memory.db.fetchall(
@@ -573,20 +637,17 @@ def _rows_unplaced(
         f"WHERE t.{quote_ident(target)} IS NULL LIMIT ?",
         [memory.user_id, COVERAGE_ROUNDS],
     )
-    low, high = span
     out = []
     for round_id, time, text, *values in rows:
         taken = {float(v) for v in values if v is not None}
         plain = _CLOCK_RE.sub(" ", str(text or "").lower())
-        for m in _NUMBER_RE.finditer(plain):
-            number = float(m.group())
-            if extreme is not None and (
-                number <= extreme[1] if extreme[0] == "max" else number >= extreme[1]
-            ):
-                continue  # cannot change the highest (lowest) value found
-            if number not in taken and low / SPAN_SLACK <= number <= high * SPAN_SLACK:
-                out.append(Lookalike(str(round_id), time, plain, {target: m.group()}))
-                break
+        numbers = [
+            (m.group(), float(m.group()))
+            for m in _NUMBER_RE.finditer(plain)
+            if float(m.group()) not in taken
+        ]
+        if numbers:
+            out.append((str(round_id), time, plain, numbers))
     return out
 
 

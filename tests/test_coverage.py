@@ -302,6 +302,19 @@ def test_a_row_without_the_filtered_value_that_means_it_is_named(monkeypatch):
         assert unread_rounds(m.analytic, table, []) == []
 
 
+def _one_a_day(rounds, at="18:00:00"):
+    """A history of (day, text) rounds, one session each, ids S<i>:1."""
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(d),
+            "rounds": [{"time": f"{d}T{at}", "user": t, "assistant": "Noted."}],
+        }
+        for i, (d, t) in enumerate(rounds)
+    ]
+    return history_from_dict({"user_id": "u", "sessions": sessions})
+
+
 def _firing(i):
     n, lost = 10 + i % 6, i % 3
     if i % 4 == 3:  # a layout whose losses are no labelled value
@@ -312,18 +325,7 @@ def _firing(i):
 
 
 def test_a_row_lacking_the_measure_while_its_round_holds_a_number_is_named():
-    days = [START + timedelta(days=i) for i in range(24)]
-    sessions = [
-        {
-            "session_id": f"S{i}",
-            "date": str(d),
-            "rounds": [
-                {"time": f"{d}T18:00:00", "user": _firing(i), "assistant": "ok"}
-            ],
-        }
-        for i, d in enumerate(days)
-    ]
-    history = history_from_dict({"user_id": "u", "sessions": sessions})
+    history = _one_a_day([(START + timedelta(days=i), _firing(i)) for i in range(24)])
     config = AdaMMConfig(realign_kinds=False)  # the second layout stays unread
     with Memory(":memory:", user_id="u", config=config) as m:
         m.ingest(history)
@@ -394,16 +396,8 @@ def test_a_record_of_another_table_that_names_the_filtered_value_is_named():
     ]
     rounds = sorted(rounds + odd)
     ids = {text: f"S{i}:1" for i, (_, text) in enumerate(rounds)}
-    sessions = [
-        {
-            "session_id": f"S{i}",
-            "date": str(d),
-            "rounds": [{"time": f"{d}T18:00:00", "user": t, "assistant": "Noted."}],
-        }
-        for i, (d, t) in enumerate(rounds)
-    ]
     with Memory(":memory:", user_id="u") as m:
-        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
+        m.ingest(_one_a_day(rounds))
         out = m.ask("How much have I paid plumbers, all in?", question_time=NOW)
         said = set(re.findall(r"S\d+:\d+", " ".join(out["unresolved"])))
         assert out["value"] is None and ids[odd[0][1]] in said, out["answer"]
@@ -431,16 +425,8 @@ def test_a_measure_of_the_same_name_in_another_table_is_one_kinds_layout():
                 f"Practice tonight - Rehearsal: {hours} h | Where: {where} | Band: all"
             )
         rounds.append((d, text))
-    sessions = [
-        {
-            "session_id": f"S{i}",
-            "date": str(d),
-            "rounds": [{"time": f"{d}T21:00:00", "user": t, "assistant": "Noted."}],
-        }
-        for i, (d, t) in enumerate(rounds)
-    ]
     with Memory(":memory:", user_id="u") as m:
-        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
+        m.ingest(_one_a_day(rounds, at="21:00:00"))
         tables = [
             t for t in m.analytic.tables if "rehearsal" in {c.name for c in t.columns}
         ]

@@ -319,8 +319,8 @@ def _firing(i):
     n, lost = 10 + i % 6, i % 3
     if i % 4 == 3:  # a layout whose losses are no labelled value
         return f"Firing log - Kiln: Pip | peak 1230 C | {n} pieces, {lost} cracked"
-    if i % 8 == 5:  # a firing that says nothing of losses
-        return f"Firing log - Kiln: Pip | peak 1230 C | Pieces: {n}"
+    if i % 8 == 5:  # a firing that says nothing of losses, and how long it took
+        return f"Firing log - Kiln: Pip | peak 1230 C | Pieces: {n} | took 4 h 5 min"
     return f"Firing log - Kiln: Pip | peak 1230 C | Pieces: {n} | Lost: {lost}"
 
 

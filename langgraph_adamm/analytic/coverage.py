@@ -34,7 +34,7 @@ import numpy as np
 
 from langgraph_adamm.analytic.predicates import round_time_condition
 from langgraph_adamm.analytic.tables import TableSchema
-from langgraph_adamm.analytic.units import CURRENCIES
+from langgraph_adamm.analytic.units import CURRENCIES, dimension
 from langgraph_adamm.analytic.values import convert_units, convertible, parse_value
 from langgraph_adamm.storage.database import engine_errors, quote_ident
 from langgraph_adamm.storage.vectors import vector_of
@@ -613,7 +613,12 @@ def _rows_unplaced(
         f"unplaced {table.table_name} {target}",
         lambda: _unplaced_numbers(memory, table, target),
     ):
-        for said, number in numbers:
+        for said, number, unit in numbers:
+            if unit is not None:
+                # "7 h 54 min" is a duration's, no sleep score's
+                if column.unit is None or not convertible(unit, column.unit):
+                    continue
+                number = convert_units(number, unit, column.unit)
             if extreme is not None and (
                 number <= extreme[1] if extreme[0] == "max" else number >= extreme[1]
             ):
@@ -624,10 +629,32 @@ def _rows_unplaced(
     return out
 
 
+_UNIT_AFTER_RE = re.compile(r"\s?([a-zµ°%]+)")
+_CURRENCY_SIGNS = {"€": "EUR", "$": "USD", "£": "GBP"}
+
+
+def _unit_at(text: str, m: re.Match[str]) -> str | None:
+    """The unit a number is written with ("54 min", "€24"), if a known one."""
+    before = text[m.start() - 1] if m.start() else ""
+    if before in _CURRENCY_SIGNS:
+        return _CURRENCY_SIGNS[before]
+    after = _UNIT_AFTER_RE.match(text, m.end())
+    if after is None:
+        return None
+    unit = parse_value(f"{m.group()} {after.group(1)}").unit
+    if unit is None or dimension(unit) == f"[{unit}]":
+        return None  # "2 cracked", "14 pieces": a count, no unit
+    return unit
+
+
 def _unplaced_numbers(
     memory: AnalyticMemory, table: TableSchema, target: str
-) -> list[tuple[str, Any, str, list[tuple[str, float]]]]:
-    """Rows without ``target``: round, time, text and the numbers no column took."""
+) -> list[tuple[str, Any, str, list[tuple[str, float, str | None]]]]:
+    """Rows without ``target``: their round, time, text and unplaced numbers.
+
+    Each number no column of the row took, as written, its value and the unit
+    it is written with (None: none, or a count's word).
+    """
     numeric = [c.name for c in table.columns if c.sql_type in _NUMERIC]
     picked = ", ".join(f"t.{quote_ident(n)}" for n in numeric)
     rows = memory.db.fetchall(
@@ -642,7 +669,7 @@ def _unplaced_numbers(
         taken = {float(v) for v in values if v is not None}
         plain = _CLOCK_RE.sub(" ", str(text or "").lower())
         numbers = [
-            (m.group(), float(m.group()))
+            (m.group(), float(m.group()), _unit_at(plain, m))
             for m in _NUMBER_RE.finditer(plain)
             if float(m.group()) not in taken
         ]

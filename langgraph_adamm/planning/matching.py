@@ -48,6 +48,7 @@ _OPERATOR_TOKENS = frozenset(
 )
 _GENERIC_MEASURE = frozenset({"total", "overall", "daily", "net", "all"})
 _HOW_DIMENSION = {"far": "km", "long": "min", "heavy": "kg"}
+""""how far" asks for a length, "how long" a duration, "how heavy" a mass."""
 _COMPARATIVE_DIMENSION = {
     "further": "km",
     "farther": "km",
@@ -60,7 +61,6 @@ _COMPARATIVE_DIMENSION = {
 _NOUN_DIMENSION = {"length": "km"}
 """Nouns that name a dimension: "the average length of my trips" is a distance
 where the trips have one (a column named ``length`` is named by the word)."""
-""""how far" asks for a length, "how long" a duration, "how heavy" a mass."""
 _NAME_FILLER = frozenset({"log", "value", "a"})
 
 

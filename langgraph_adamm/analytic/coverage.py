@@ -365,7 +365,7 @@ def _lacking_value(
     """
     data = flt if isinstance(flt, dict) else flt.model_dump()
     column, op, value = data.get("column"), data.get("op"), data.get("value")
-    col = next((c for c in table.columns if c.name == column), None)
+    col = table.column(str(column))
     if col is None or col.sql_type != "VARCHAR" or op not in ("=", "in"):
         return []
     wanted = {str(v).lower() for v in (value if isinstance(value, list) else [value])}
@@ -428,8 +428,8 @@ def _named_elsewhere(
     """
     data = flt if isinstance(flt, dict) else flt.model_dump()
     column, op, value = data.get("column"), data.get("op"), data.get("value")
-    col = next((c for c in table.columns if c.name == column), None)
-    measure = next((c for c in table.columns if c.name == target), None)
+    col = table.column(str(column))
+    measure = table.column(target)
     if (
         col is None
         or col.sql_type != "VARCHAR"
@@ -444,7 +444,7 @@ def _named_elsewhere(
     spans = _spans(memory, table, [measure])
     if not said or target not in spans:
         return []
-    mine = {r[0] for r in _source_rounds(memory, table)}
+    mine = _rounds_read(memory, table)
     out = []
     for other in memory.tables:
         if other.table_name == table.table_name:
@@ -479,7 +479,7 @@ def _measured_elsewhere(
     duration: :data:`_GENERIC_MEASURES`) or in a currency tells no kind apart
     and is left to :func:`split_rounds`.
     """
-    measure = next((c for c in table.columns if c.name == target), None)
+    measure = table.column(target)
     parts = target.split("_")
     if (
         measure is None
@@ -489,12 +489,12 @@ def _measured_elsewhere(
     ):
         return []
     mine = _order_span(memory, table)
-    read = {r[0] for r in _source_rounds(memory, table)}
+    read = _rounds_read(memory, table)
     out: list[str] = []
     for other in memory.tables:
         if other.table_name == table.table_name:
             continue
-        twin = next((c for c in other.columns if c.name == target), None)
+        twin = other.column(target)
         if twin is None or twin.unit != measure.unit:
             continue
         theirs = _order_span(memory, other)
@@ -552,6 +552,16 @@ def _source_rounds(
     return found
 
 
+def _rounds_read(memory: AnalyticMemory, table: TableSchema) -> set[str]:
+    """The rounds that gave a table its rows (once per generation)."""
+    read: set[str] = _memo(
+        memory,
+        f"read {table.table_name}",
+        lambda: {r[0] for r in _source_rounds(memory, table)},
+    )
+    return read
+
+
 def _read_sources(
     memory: AnalyticMemory, table: TableSchema, where: str
 ) -> list[tuple[str, Any, str]]:
@@ -600,7 +610,7 @@ def _rows_unplaced(
     value of the record the row does not hold, so a total of ``lost`` over the
     rows is no total.
     """
-    column = next((c for c in table.columns if c.name == target), None)
+    column = table.column(target)
     if column is None or column.sql_type not in _NUMERIC:
         return []
     span = _spans(memory, table, [column]).get(target)

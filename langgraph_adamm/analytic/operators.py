@@ -452,7 +452,7 @@ def _covered(
 ) -> Any:
     """The result with the lookalike rounds in its range that gave no row."""
     table = resolve_table(memory.tables, result.table)
-    column = next((c for c in table.columns if c.name == target), None)
+    column = table.column(target) if target else None
     extreme = None
     if (
         isinstance(result, ComputeResult)

@@ -174,15 +174,20 @@ def _has_image_vectors(db_path: str, user: str) -> bool:
     """
     db = _read_only(db_path)
     try:
-        return bool(
-            db.fetchall(
-                "SELECT 1 FROM adamm_event_views WHERE user_id = ? AND "
-                "modality = 'visual' LIMIT 1",
-                [user],
-            )
-        )
+        return _image_vectors_in(db, user)
     finally:
         db.close()
+
+
+def _image_vectors_in(db: Any, user: str) -> bool:
+    """:func:`_has_image_vectors` on a database already open."""
+    return bool(
+        db.fetchall(
+            "SELECT 1 FROM adamm_event_views WHERE user_id = ? AND "
+            "modality = 'visual' LIMIT 1",
+            [user],
+        )
+    )
 
 
 def print_tables(memory: Memory) -> None:
@@ -408,21 +413,40 @@ def _ask_one(memory: Memory, question: str, when: Any) -> dict[str, Any]:
     return result
 
 
-def _ask_user(args: argparse.Namespace) -> str:
-    if args.user_id:
-        return str(args.user_id)
-    users = _users(args.db)
-    if len(users) == 1:
-        return users[0]
-    if not users:
-        raise AdaMMError(
-            f"the memory at {redacted(args.db)} is empty; run 'adamm ingest' first"
-        )
-    raise AdaMMError(
-        f"the memory at {redacted(args.db)} holds several users "
-        f"({', '.join(users[:10])}); "
-        "choose one with --user-id"
-    )
+def _ask_user(args: argparse.Namespace) -> tuple[str, bool]:
+    """The user asked about, and whether their memory holds image vectors.
+
+    One read-only opening serves both (a cold ``adamm ask`` opens the file once
+    more, for the memory itself).
+    """
+    if args.user_id and args.no_retrieval:
+        return str(args.user_id), False
+    db = _read_only(args.db)
+    try:
+        if args.user_id:
+            user = str(args.user_id)
+        else:
+            users = [
+                r[0]
+                for r in db.fetchall(
+                    "SELECT DISTINCT user_id FROM adamm_rounds ORDER BY user_id"
+                )
+            ]
+            if not users:
+                raise AdaMMError(
+                    f"the memory at {redacted(args.db)} is empty; run 'adamm "
+                    "ingest' first"
+                )
+            if len(users) > 1:
+                raise AdaMMError(
+                    f"the memory at {redacted(args.db)} holds several users "
+                    f"({', '.join(users[:10])}); "
+                    "choose one with --user-id"
+                )
+            user = users[0]
+        return user, not args.no_retrieval and _image_vectors_in(db, user)
+    finally:
+        db.close()
 
 
 def _ask(args: argparse.Namespace) -> int:
@@ -436,7 +460,7 @@ def _ask(args: argparse.Namespace) -> int:
             raise AdaMMError(
                 f"no memory database at {redacted(args.db)}; run 'adamm ingest' first"
             )
-        user = _ask_user(args)
+        user, images = _ask_user(args)
         questions = (
             read_questions(args.questions) if args.questions is not None else None
         )
@@ -445,11 +469,7 @@ def _ask(args: argparse.Namespace) -> int:
             user_id=user,
             model=args.model,
             retrieval=False if args.no_retrieval else None,
-            visual_encoder=(
-                "default"
-                if not args.no_retrieval and _has_image_vectors(args.db, user)
-                else None
-            ),
+            visual_encoder="default" if images else None,
             config=AdaMMConfig(text_backend=args.text_backend),
         )
     except AdaMMError as exc:

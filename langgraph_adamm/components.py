@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.analytic.extraction.base import Extractor
-from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
 from langgraph_adamm.analytic.table_descriptions import LLMDescriber, OfflineDescriber
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.retrieval.encoders import (
@@ -30,13 +29,13 @@ from langgraph_adamm.retrieval.encoders import (
     vision_available,
     warn_once,
 )
-from langgraph_adamm.retrieval.hierarchy_descriptions import LLMHierarchyDescriber
-from langgraph_adamm.retrieval.memory import RetrievalMemory
 from langgraph_adamm.storage.database import MemoryDatabase
 
 if TYPE_CHECKING:
     from langgraph_adamm.chat import StructuredModel
     from langgraph_adamm.memory import Memory
+    from langgraph_adamm.retrieval.hierarchy_descriptions import LLMHierarchyDescriber
+    from langgraph_adamm.retrieval.memory import RetrievalMemory
 
 
 class SharedParts:
@@ -70,11 +69,16 @@ class SharedParts:
         self.config = config
         self.llm = llm
         self.wait = wait
-        self.extractor: Extractor = extractor or _default_extractor(llm, config)
+        self._extractor = extractor
+        self._extractor_lock = threading.Lock()
         self.describer = LLMDescriber(llm) if llm is not None else OfflineDescriber()
-        self.hierarchy_describer = (
-            LLMHierarchyDescriber(llm) if llm is not None else None
-        )
+        self.hierarchy_describer: LLMHierarchyDescriber | None = None
+        if llm is not None:
+            from langgraph_adamm.retrieval.hierarchy_descriptions import (
+                LLMHierarchyDescriber,
+            )
+
+            self.hierarchy_describer = LLMHierarchyDescriber(llm)
         self.retrieval_enabled = retrieval
         self._encoder_spec = (text_encoder, visual_encoder)
         self._encoders: tuple[TextEncoder, VisualEncoder | None] | None = None
@@ -86,6 +90,17 @@ class SharedParts:
         self.before_close: list[Callable[[], None]] = []
         """What must finish before the database closes (an agent middleware's
         turns still being stored)."""
+
+    @property
+    def extractor(self) -> Extractor:
+        """The extractor given, else the default one, built on first use.
+
+        Reading a memory needs none of the rules' patterns.
+        """
+        with self._extractor_lock:
+            if self._extractor is None:
+                self._extractor = _default_extractor(self.llm, self.config)
+            return self._extractor
 
     @property
     def encoders_given(self) -> bool:
@@ -123,6 +138,9 @@ class SharedParts:
                 "(sentence-transformers, faiss) to turn it on",
             )
             return None
+        # retrieval's modules load here: a question no search serves needs none
+        from langgraph_adamm.retrieval.memory import RetrievalMemory
+
         text, visual = self._loaded_encoders()
         return RetrievalMemory(
             self.db,
@@ -191,6 +209,8 @@ def _default_extractor(llm: StructuredModel | None, config: AdaMMConfig) -> Extr
     imports) is loaded only when a model is given.
     """
     if llm is None:
+        from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
+
         return RuleExtractor()
     from langgraph_adamm.analytic.extraction.llm import LLMExtractor
 

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from langgraph_adamm.analytic import operators
 from langgraph_adamm.analytic.coverage import unread_rounds
-from langgraph_adamm.analytic.extraction.base import Extractor
 from langgraph_adamm.analytic.forget import AnalyticCorrection
 from langgraph_adamm.analytic.memory import AnalyticMemory
 from langgraph_adamm.analytic.profile import column_labels, layout_count
@@ -41,22 +40,32 @@ from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.components import SharedParts
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.errors import AdaMMError, StorageError, ToolInputError
-from langgraph_adamm.forgetting import Forgetting
 from langgraph_adamm.history import DEFAULT_USER_ID, History
-from langgraph_adamm.ingestion import Extracted, Ingestion
 from langgraph_adamm.messages import messages_to_history
 from langgraph_adamm.reports import ForgetReport, IngestReport, ProgressCallback
 from langgraph_adamm.retrieval.encoders import TextEncoder, VisualEncoder
-from langgraph_adamm.retrieval.memory import MemoryUnit, RetrievalMemory, Scope
 from langgraph_adamm.storage import rounds
 from langgraph_adamm.storage.database import MemoryDatabase
 from langgraph_adamm.storage.writers import UserWriter, tell_waiting
 
 if TYPE_CHECKING:
+    from langgraph_adamm.analytic.extraction.base import Extractor
     from langgraph_adamm.chat import StructuredModel
+    from langgraph_adamm.forgetting import Forgetting
     from langgraph_adamm.graphs.graph_memory import ConstructionView, QueryView
+    from langgraph_adamm.ingestion import Extracted, Ingestion
+    from langgraph_adamm.retrieval.memory import MemoryUnit, RetrievalMemory, Scope
 
 __all__ = ["Extracted", "ForgetReport", "IngestReport", "Memory", "ProgressCallback"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Extracted":  # ingestion's module is imported on first use
+        from langgraph_adamm.ingestion import Extracted
+
+        return Extracted
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 logger = logging.getLogger(__name__)
 
@@ -161,7 +170,6 @@ class Memory:
         """The open database (for inspection; every write goes through a method)."""
         self.config = shared.config
         self.user_id = user_id
-        self._extractor: Extractor = shared.extractor
         self._llm: StructuredModel | None = shared.llm
         """The chat model as the library's roles call it (None: offline)."""
         self.chat_model = shared.llm.model if shared.llm is not None else None
@@ -176,25 +184,56 @@ class Memory:
         self._retrieval: RetrievalMemory | None = None
         self._retrieval_open = False
         self._retrieval_lock = threading.Lock()
-        self._ingestion = Ingestion(
-            shared.db,
-            user_id,
-            shared.config,
-            shared.extractor,
+        self._parts_lock = threading.Lock()
+        self._ingestion_parts: Ingestion | None = None
+        self._forgetting_parts: Forgetting | None = None
+        self._graphs: dict[Any, Any] = {}
+        self._construction: ConstructionView | None = None
+        self._queries: QueryView | None = None
+
+    @property
+    def _extractor(self) -> Extractor:
+        return self._shared.extractor
+
+    @property
+    def _ingestion(self) -> Ingestion:
+        """Ingestion's parts, built on first use (reading needs none of them)."""
+        with self._parts_lock:
+            if self._ingestion_parts is None:
+                self._ingestion_parts = self._build_ingestion()
+            return self._ingestion_parts
+
+    def _build_ingestion(self) -> Ingestion:
+        from langgraph_adamm.ingestion import Ingestion
+
+        return Ingestion(
+            self.db,
+            self.user_id,
+            self.config,
+            self._shared.extractor,
             self.analytic,
             lambda: self.retrieval,
             self._writer,
         )
-        self._forgetting = Forgetting(
-            shared.db,
-            user_id,
+
+    @property
+    def _forgetting(self) -> Forgetting:
+        """Forgetting's parts, built on first use."""
+        with self._parts_lock:
+            if self._forgetting_parts is None:
+                self._forgetting_parts = self._build_forgetting()
+            return self._forgetting_parts
+
+    def _build_forgetting(self) -> Forgetting:
+        from langgraph_adamm.forgetting import Forgetting
+
+        return Forgetting(
+            self.db,
+            self.user_id,
             self.analytic,
             lambda needed: self.retrieval if needed or self._retrieval_open else None,
             self._writer,
         )
-        self._graphs: dict[Any, Any] = {}
-        self._construction: ConstructionView | None = None
-        self._queries: QueryView | None = None
 
     @property
     def retrieval(self) -> RetrievalMemory | None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from langgraph_adamm.analytic.forget import AnalyticForget
 from langgraph_adamm.analytic.memory import BatchOutcome
 from langgraph_adamm.history import HistoryProblem
-from langgraph_adamm.retrieval.memory import RetrievalForget
+
+if TYPE_CHECKING:
+    from langgraph_adamm.retrieval.memory import RetrievalForget
 
 ProgressCallback = Callable[[int, int], None]
 """Called with (rounds processed so far, rounds to process)."""

@@ -25,7 +25,18 @@ from langgraph_adamm.planning.rule_planner import _Mapping, _settled  # noqa: E4
 from langgraph_adamm.planning.vectors import KeptVectors, column_phrases  # noqa: E402
 from langgraph_adamm.storage.text_vectors import stored_vectors  # noqa: E402
 
-LOADED = ("onnxruntime", "torch", "sentence_transformers", "faiss")
+LOADED = (
+    "onnxruntime",
+    "torch",
+    "sentence_transformers",
+    "faiss",
+    # what writes a memory or searches it: reading one needs none of it
+    "langgraph_adamm.analytic.extraction.rule_extractor",
+    "langgraph_adamm.analytic.extraction.llm",
+    "langgraph_adamm.ingestion",
+    "langgraph_adamm.forgetting",
+    "langgraph_adamm.retrieval.memory",
+)
 
 
 def sleep_and_coffee():

@@ -42,7 +42,6 @@ from typing import Any
 from langgraph_adamm.analytic.catalog import KEY_SEP as KEY_SEP
 from langgraph_adamm.analytic.catalog import AnalyticCatalog
 from langgraph_adamm.analytic.extraction.base import Observation, Provenance
-from langgraph_adamm.analytic.extraction.rule_extractor import record_heading
 from langgraph_adamm.analytic.membership import (
     Membership as Membership,
 )
@@ -243,6 +242,9 @@ class TableMaterializer:
         ):
             key = f"{image_id}/{source}" if image_id else source
             starts[rid][key] = int(start)
+        # the rules' patterns load here, not to read a memory
+        from langgraph_adamm.analytic.extraction.rule_extractor import record_heading
+
         votes = Counter(record_heading(starts[rid], texts[rid]) for rid in ids)
         votes.pop(None, None)
         if not votes:

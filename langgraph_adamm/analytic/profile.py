@@ -7,6 +7,7 @@ Luna" is a value of ``merchant``), so they see more than three samples.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langgraph_adamm.analytic.memory import AnalyticMemory
@@ -65,7 +66,14 @@ def column_labels(
     Kinds by meaning give one attribute many labels ("Time control" and "TC"
     are ``tc``); each observation keeps its own, and a question may use any.
     """
-    attrs = [c.attribute for c in table.columns]
+    return attribute_labels(memory, [c.attribute for c in table.columns])
+
+
+def attribute_labels(
+    memory: AnalyticMemory, attributes: Sequence[str]
+) -> dict[str, tuple[str, ...]]:
+    """:func:`column_labels` of many attributes (several tables') in one query."""
+    attrs = list(dict.fromkeys(attributes))
     if not attrs:
         return {}
     rows = memory.db.fetchall(

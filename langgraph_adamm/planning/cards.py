@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph_adamm.analytic.memory import AnalyticMemory
-from langgraph_adamm.analytic.profile import column_labels, profile_table
+from langgraph_adamm.analytic.profile import attribute_labels, profile_table
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.planning.context import (
     MAX_VALUES,
@@ -15,15 +15,21 @@ from langgraph_adamm.planning.context import (
     TableCard,
 )
 from langgraph_adamm.planning.text import root, words
-from langgraph_adamm.retrieval.memory import RetrievalMemory
+
+if TYPE_CHECKING:
+    from langgraph_adamm.retrieval.memory import RetrievalMemory
 
 
 def table_cards(analytic: AnalyticMemory) -> list[TableCard]:
     """One card per induced table: metadata, row count and column profiles."""
     cards = []
-    for table in analytic.tables:
+    tables = analytic.tables
+    labels = attribute_labels(
+        analytic, [c.attribute for t in tables for c in t.columns]
+    )
+    examples = _examples(analytic, tables)
+    for table in tables:
         profiles = profile_table(analytic, table, MAX_VALUES)
-        labels = column_labels(analytic, table)
         columns = []
         for col in table.columns:
             prof = profiles.get(col.name)
@@ -46,7 +52,7 @@ def table_cards(analytic: AnalyticMemory) -> list[TableCard]:
                 table.description,
                 analytic.row_count(table),
                 tuple(columns),
-                _examples(analytic, table),
+                examples.get(table.table_name, ()),
             )
         )
     return cards
@@ -56,30 +62,51 @@ EXAMPLES = 3
 """Rounds per table whose opening words show what its records are called."""
 
 
-def _examples(analytic: AnalyticMemory, table: TableSchema) -> tuple[str, ...]:
-    """How the first records of a table were written: "Run summary. distance: ..."."""
-    sources = [
-        r[0]
-        for r in analytic.db.fetchall(
-            f'SELECT source FROM {analytic.qualified(table)} ORDER BY "order" LIMIT ?',
-            [EXAMPLES],
-        )
-    ]
-    if not sources:
-        return ()
-    marks = ", ".join("?" for _ in sources)
-    rows = analytic.db.fetchall(
-        "SELECT r.user_text, i.caption FROM adamm_rounds r LEFT JOIN adamm_images i "
-        "ON i.user_id = r.user_id AND i.round_id = r.round_id "
-        f'WHERE r.user_id = ? AND r.round_id IN ({marks}) ORDER BY r."order"',
-        [analytic.user_id, *sources],
+def _examples(
+    analytic: AnalyticMemory, tables: list[TableSchema]
+) -> dict[str, tuple[str, ...]]:
+    """How the first records of each table were written: "Run summary. distance: ...".
+
+    Two queries for all the tables: their first sources, then those rounds.
+    """
+    if not tables:
+        return {}
+    firsts = " UNION ALL ".join(
+        f'(SELECT ? AS t, source, "order" FROM {analytic.qualified(table)} '
+        f'ORDER BY "order" LIMIT {EXAMPLES})'
+        for table in tables
     )
-    texts = []
-    for user_text, caption in rows:
+    sources: dict[str, list[str]] = {}
+    for name, source, _ in analytic.db.fetchall(
+        f'SELECT t, source, "order" FROM ({firsts}) q ORDER BY t, "order"',
+        [t.table_name for t in tables],
+    ):
+        sources.setdefault(name, []).append(source)
+    wanted = sorted({s for ids in sources.values() for s in ids})
+    if not wanted:
+        return {}
+    texts: dict[str, list[str]] = {}
+    position: dict[str, int] = {}  # the rounds' order
+    for round_id, user_text, caption in analytic.db.fetchall(
+        "SELECT r.round_id, r.user_text, i.caption FROM adamm_rounds r "
+        "LEFT JOIN adamm_images i ON i.user_id = r.user_id AND i.round_id = "
+        "r.round_id WHERE r.user_id = ? AND r.round_id IN (SELECT "
+        'unnest(?::VARCHAR[])) ORDER BY r."order"',
+        [analytic.user_id, wanted],
+    ):
+        position.setdefault(round_id, len(position))
         text = " ".join(f"{user_text or ''} {caption or ''}".split())
         if text:
-            texts.append(text[:EXAMPLE_CHARS])
-    return tuple(dict.fromkeys(texts))
+            texts.setdefault(round_id, []).append(text[:EXAMPLE_CHARS])
+    out = {}
+    for name, ids in sources.items():
+        ordered = sorted(
+            (rid for rid in set(ids) if rid in position), key=position.__getitem__
+        )
+        out[name] = tuple(
+            dict.fromkeys(text for rid in ordered for text in texts.get(rid, []))
+        )
+    return out
 
 
 EXAMPLE_CHARS = 120

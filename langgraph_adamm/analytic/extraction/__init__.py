@@ -1,7 +1,7 @@
 """Attribute extraction: observations with provenance from each round.
 
-The model extractor is imported on first use: its chat-model imports are not
-needed to read a memory.
+The extractors are imported on first use: reading a memory needs neither the
+rules' patterns nor the model's chat-model imports.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from langgraph_adamm.analytic.extraction.base import (
     Provenance,
     make_observation,
 )
-from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
 
 if TYPE_CHECKING:
     from langgraph_adamm.analytic.extraction.llm import LLMExtractor
+    from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
 
 __all__ = [
     "Extractor",
@@ -34,4 +34,8 @@ def __getattr__(name: str) -> Any:
         from langgraph_adamm.analytic.extraction.llm import LLMExtractor
 
         return LLMExtractor
+    if name == "RuleExtractor":
+        from langgraph_adamm.analytic.extraction.rule_extractor import RuleExtractor
+
+        return RuleExtractor
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -45,6 +45,18 @@ def test_photographed_receipt_items_quantities_merchant_and_total():
     assert not {"bread", "milk", "apples"} & set(own)
 
 
+def test_a_pasted_receipt_names_its_merchant_in_capitals():
+    text = (
+        "Receipt from today:\nHALLORAN'S HARDWARE\nMain St, Ennis\n"
+        "Wood glue 250ml        6.49\nSandpaper x4           3.20\n"
+        "TOTAL EUR              9.69"
+    )
+    assert read(text)[0]["merchant"] == "HALLORAN'S HARDWARE"
+    # a title typed above a list is no merchant
+    typed = read("Weekly shop\nmilk 1.20\nbread 2.30\nTotal 3.50")
+    assert "merchant" not in typed[0]
+
+
 def test_inline_items_with_a_total_said_without_a_label():
     got = read("quick shop at Greenway: carrots 1.20, rice 1kg 2.40. €3.60 altogether")
     assert got[0] == {"total": "3.60", "merchant": "Greenway"}

@@ -442,3 +442,11 @@ def test_an_amount_followed_by_prose_keeps_its_currency():
     assert got["total"].number == 19.4 and got["total"].unit == "EUR"
     # a unit price is no amount spent
     assert guided_records(guide, "Grainhouse: 4 bags at €5 each", "r10") == []
+
+
+def test_hours_and_minutes_told_apart_are_one_duration():
+    guide = chess_guide()
+    text = "Game vs Fiachra Nolan, White, Win, Elo 1544, 25+5, 1 hr 15 mins"
+    (record,) = guided_records(guide, text, "r11")
+    got = {o.attribute: o.value for o in record}
+    assert got["minutes"].number == 75

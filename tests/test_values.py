@@ -29,6 +29,19 @@ def test_unit_hint_from_name():
     assert normalize_attribute("Distance in km") == ("distance", "km")
 
 
+def test_a_unit_suffix_follows_a_word():
+    # "pH" is no "p" in hours
+    assert normalize_attribute("pH")[1] is None
+    assert normalize_attribute("deep sleep h") == ("deep_sleep_h", "h")
+
+
+def test_a_capital_c_or_f_after_a_number_is_degrees():
+    assert parse_value("24.8C").unit == "degC"
+    assert parse_value("72 F").unit == "degF"
+    assert parse_value("2c").unit != "degC"  # lower case: cups as often
+    assert parse_value("Apt 5F").kind == "text"
+
+
 def test_auxiliary_names_do_not_collide():
     assert normalize_attribute("Time")[0] == "time_value"
     assert normalize_attribute("order")[0] == "order_value"

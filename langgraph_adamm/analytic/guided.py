@@ -80,7 +80,8 @@ _LABEL, _KNOWN, _SHAPE, _UNIT, _DATE, _NAME, _BARE = 4.0, 3.0, 2.5, 2.5, 2.5, 1.
 _ANCHORS = (_LABEL, _KNOWN)
 _NUMBER_RE = re.compile(
     r"(?<![\w#.+/:-])(?P<cur>[€$£]\s?)?(?P<num>\d+(?:[.,]\d+)?)"
-    r"(?:(?P<hm>\s?h\s?\d{1,2}\s?(?:m|min)?)\b|\s?(?P<word>[A-Za-zµ€%]{1,12}\.?))?"
+    r"(?:(?P<hm>\s?h\s?\d{1,2}\s?(?:m|min)?|\s?(?:hrs?|hours?),?\s\d{1,2}\s?"
+    r"(?:m|mins?|minutes?))\b|\s?(?P<word>[A-Za-zµ€%]{1,12}\.?))?"
     r"(?![\d:+])"
 )
 _RATE_WORDS = frozenset({"each", "per", "a", "an", "ea"})

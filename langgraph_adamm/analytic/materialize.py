@@ -54,6 +54,7 @@ from langgraph_adamm.analytic.membership import (
 from langgraph_adamm.analytic.membership import (
     membership as membership,
 )
+from langgraph_adamm.analytic.record_dates import record_times
 from langgraph_adamm.analytic.schema_induction import Pattern, optional_attributes
 from langgraph_adamm.analytic.table_descriptions import (
     OfflineDescriber,
@@ -521,7 +522,7 @@ class TableMaterializer:
         values: list[list[Any]] = [
             [r[0] for r in rows],
             [r[2] for r in rows],
-            [r[3] for r in rows],
+            record_times(self.db, self.user_id, rows),
         ]
         problems: list[list[Any]] = [[] for _ in range(7)]
         for col in table.columns:

@@ -262,6 +262,10 @@ def spelled_unit(word: str) -> str | None:
 _SHORT_OVERRIDES = {"°C": "degC", "°F": "degF", "ml": "mL", "l": "L", "hr": "h"}
 
 
+_BARE_DEGREES = {"C": "degC", "F": "degF"}
+"""Temperatures written without the degree sign; case counts ("2c" may be cups)."""
+
+
 @lru_cache(maxsize=4096)
 def canonical_unit(token: str | None) -> str | None:
     """The canonical symbol of a unit as written, or None when it is no unit.
@@ -272,6 +276,8 @@ def canonical_unit(token: str | None) -> str | None:
     if not token:
         return None
     text = re.sub(r"\s+", " ", token.strip()).rstrip(".")
+    if text in _BARE_DEGREES:  # "24.8C", "72 F": a capital letter alone
+        return _BARE_DEGREES[text]
     lowered = text.lower()
     if lowered in _ALIASES:
         return _ALIASES[lowered]

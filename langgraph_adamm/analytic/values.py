@@ -260,8 +260,8 @@ _ACTIVITY_NAME_RE = re.compile(
 
 def _suffix_unit(name: str) -> str | None:
     parts = name.split("_")
-    if len(parts) < 2:
-        return None
+    if len(parts) < 2 or all(len(p) < 2 for p in parts[:-1]):
+        return None  # "p_h" (pH) is no "p" in hours: a unit follows a word
     if parts[0] in ("minutes", "hours", "seconds"):  # "Minutes Asleep"
         return _SUFFIX_UNITS[parts[0]]
     two = "_".join(parts[-2:])

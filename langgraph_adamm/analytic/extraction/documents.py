@@ -258,11 +258,23 @@ def unlabelled_total(text: str) -> tuple[str, tuple[int, int]] | None:
     return m[group], m.span(group)
 
 
-def first_line_name(lines: list[str], starts: list[int]) -> Pair | None:
-    """A photographed receipt's first line as its merchant: a short name."""
+_LEAD_IN_RE = re.compile(r"^[^\d:|=@]{1,40}:$")
+"""A line of words ending in a colon, above what it introduces."""
+
+
+def first_line_name(
+    lines: list[str], starts: list[int], capitals: bool = False
+) -> Pair | None:
+    """A receipt's first line as its merchant: a short name.
+
+    A lead-in above a pasted receipt ("Receipt from today:", "Bonnetje:"), a
+    line of words ending in a colon, is passed over. ``capitals``: only a
+    name printed in capitals, as a till prints it ("DUFFY'S TACKLE"); a line
+    typed above a list ("Shopping today") is its title.
+    """
     for n, line in enumerate(lines):
         bare = line.strip()
-        if not bare:
+        if not bare or _LEAD_IN_RE.match(bare):
             continue
         words = bare.split()
         if (
@@ -272,6 +284,7 @@ def first_line_name(lines: list[str], starts: list[int]) -> Pair | None:
             and _WORD_RE.search(bare)
             and not _is_field(bare)
             and not {w.lower() for w in _WORD_RE.findall(bare)} <= _DOCUMENT_WORDS
+            and not (capitals and bare != bare.upper())
         ):
             start = starts[n] + line.index(bare)
             return (0, "merchant", bare, (start, start + len(bare)))

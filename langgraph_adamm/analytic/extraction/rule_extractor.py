@@ -189,8 +189,8 @@ class RuleExtractor(SyncExtractor):
             merchant = heading_name(text, items[0])
             if merchant is not None:  # "small shop at Aldi: peppers 2.19, ..."
                 mask(text.rfind("\n", 0, items[0].start) + 1, items[0].start)
-            elif source == "ocr":
-                merchant = first_line_name(lines, line_starts)
+            else:  # a photographed or pasted receipt: its first line
+                merchant = first_line_name(lines, line_starts, capitals=source != "ocr")
         # "Won? ✓" asks and answers: read it as "Won: ✓" (same length, so spans hold).
         rest = separators_as_colons(_QUESTION_RE.sub(": ", "".join(masked)))
         found: list[tuple[int, list[Pair]]] = []

@@ -400,3 +400,50 @@ def test_the_top_group_named_as_a_noun_is_measured(mem):
         out = ask(mem, question)
         assert out["unresolved"] == []
         assert out["value"] == pytest.approx(sum(kms) / len(kms))
+
+
+@pytest.fixture(scope="module")
+def catches():
+    """Fishing trips whose only number is a count of fish (no unit)."""
+    sessions = [
+        {
+            "session_id": f"S{i + 1}",
+            "date": str(START + timedelta(days=i)),
+            "rounds": [
+                {
+                    "time": f"{START + timedelta(days=i)}T18:00:00",
+                    "user": f"Catch log - fish: {i % 4}, bait: "
+                    f"{['worm', 'spinner'][i % 2]}",
+                    "assistant": "Tight lines!",
+                }
+            ],
+        }
+        for i in range(0, 61, 2)
+    ]
+    m = Memory(":memory:", user_id="owner")
+    m.ingest(history_from_dict({"user_id": "owner", "sessions": sessions}))
+    yield m
+    m.close()
+
+
+@pytest.mark.parametrize(
+    "question, said",
+    [
+        ("How long was the longest fish I caught in May, in centimetres?", "'in cm'"),
+        ("On average, how long was I out per fishing trip in May?", "'how long'"),
+        ("What was my longest catch log in May?", "'longest'"),
+    ],
+)
+def test_a_length_or_duration_asked_of_a_count_gives_no_figure(catches, question, said):
+    out = ask(catches, question)
+    assert out["value"] is None, out["answer"]
+    assert any(u.startswith(said) for u in out["unresolved"]), out["unresolved"]
+
+
+def test_a_length_asked_of_a_length_is_answered(mem, catches):
+    out = ask(mem, "What was Biscuit's longest walk in May, in minutes?")
+    assert out["value"] == max(m for _, _, m, _ in may(WALKS))
+    out = ask(mem, "How long did Biscuit walk in total in May, in minutes?")
+    assert out["value"] == pytest.approx(sum(m for _, _, m, _ in may(WALKS)))
+    out = ask(catches, "How many fish did I catch in May?")
+    assert out["value"] == sum(i % 4 for i in range(0, 61, 2) if i >= 30)

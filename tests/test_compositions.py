@@ -189,6 +189,28 @@ def test_two_groups_compared(mem):
     assert out["value"] is (sum(bd) / len(bd) > sum(ne) / len(ne))
 
 
+def test_how_many_times_as_much_is_a_ratio_of_the_two_sides(mem):
+    april = sum(prices(lambda d, c, k: d.month == 4))
+    march = sum(prices(lambda d, c, k: d.month == 3))
+    out = ask(mem, "How many times as much did I spend on coffee in April as in March?")
+    assert out["value"] == pytest.approx(april / march)
+    assert out["steps"][-1]["arguments"]["operation"] == "ratio"
+    out = ask(mem, "How many times more did I spend on coffee in April than in March?")
+    assert out["value"] == pytest.approx(april / march)
+    bd = prices(lambda d, c, k: c == "Blue Door")
+    ne = prices(lambda d, c, k: c == "Nero")
+    out = ask(mem, "How many times as many coffees did I buy at Blue Door as at Nero?")
+    assert out["value"] == pytest.approx(len(bd) / len(ne))
+    assert out["unresolved"] == []
+
+
+def test_a_ratio_no_step_makes_is_reported_and_no_number_stated(mem):
+    # the ratio of two events' sides has no plan here: no figure is stated
+    out = ask(mem, "How many times as many coffees did I buy as cakes?")
+    assert out["value"] is None
+    assert any("times as many" in u for u in out["unresolved"])
+
+
 # -- groups -------------------------------------------------------------------------
 def test_which_group_costs_most_in_total(mem):
     out = ask(mem, "Which cafe do I spend the most at in total?")

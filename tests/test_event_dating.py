@@ -276,3 +276,10 @@ def test_an_event_whose_telling_words_no_round_says_is_not_anchored():
     # where the memory's words are not all read, nothing is taken as unsaid
     again = _step("the flood in flat 1", *step["result"]["units"])
     assert anchor_unit(again)["unit_id"] == "A"
+
+
+def test_back_is_an_injury_only_as_the_body_s_back():
+    assert frame_of("i got the boat back") is None  # a thing returned, no injury
+    assert frame_of("i got back from lisbon").name == "trip_end"
+    for hurt in ("i put my back out", "my back went", "my back pain started"):
+        assert frame_of(hurt).name == "injury", hurt

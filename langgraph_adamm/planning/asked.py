@@ -64,12 +64,24 @@ _THAN_RE = re.compile(
 )
 
 
+_TIMES_AS_RE = re.compile(
+    r"(?P<cue>\b(?:how\s+many\s+times|twice|(?:three|four|five|ten)\s+times)\s+as\s+"
+    r"(?:many|much|\w+))\b.*?\s+as\s+\S"
+)
+"""A ratio asked: "how many times as many fish from A as from B", "twice as far"."""
+
+
 def comparison_asked(q: str, drafts: list[dict[str, Any]]) -> list[str]:
     """Two things compared ("higher at A than at B") with no step comparing."""
-    m = _THAN_RE.search(q)
-    if m is None or any(d.get("tool") == COMBINE for d in drafts):
+    if any(d.get("tool") == COMBINE for d in drafts):
         return []
-    return [f"'{m.group(0).strip()}' (a comparison no step of the plan makes)"]
+    m = _THAN_RE.search(q)
+    if m is not None:
+        return [f"'{m.group(0).strip()}' (a comparison no step of the plan makes)"]
+    m = _TIMES_AS_RE.search(q)
+    if m is not None:
+        return [f"'{m.group('cue')} ... as' (a ratio no step of the plan makes)"]
+    return []
 
 
 _DIMENSION_WORDS: dict[str, str] = {
@@ -110,6 +122,16 @@ _ASKED_DIMENSIONS = frozenset(
 """Dimensions a unit word asks for; a counted noun ("steps") is none."""
 
 
+_LONG_RE = re.compile(r"\bhow\s+long\b|\blongest\b|\bshortest\b")
+"""Words that ask for a duration or a length ("how long was I out", "longest")."""
+_EXTREMES = frozenset({"max", "min"})
+_DIMENSION_NAMES = frozenset(
+    "duration time length distance dist hours hrs minutes mins elapsed long sleep "
+    "km miles metres meters".split()
+)
+"""Column name words that say what a column without a unit measures."""
+
+
 def dimension_asked(
     rest: str,
     drafts: list[dict[str, Any]],
@@ -144,13 +166,35 @@ def dimension_asked(
         said = words(rest)
         per = {b for a, b in zip(said, said[1:], strict=False) if a == "per"}
         what = f"{col.unit}" if col.unit else "no unit"
+        named = set(words(col.name))
         if (
             asked_unit is not None
             and not ratio
-            and not convertible(col.unit, asked_unit)
+            and (
+                not convertible(col.unit, asked_unit)
+                or (
+                    not col.unit
+                    and _unit_dimension(asked_unit) is not None
+                    and not named & _DIMENSION_NAMES
+                )
+            )
         ):
+            # "in centimetres" of a count: no figure of it is a length
             out.append(
                 f"'in {asked_unit}' (a unit {col.name}, in {what}, cannot be given in)"
+            )
+            continue
+        long = _LONG_RE.search(rest)
+        if (
+            long is not None
+            and have not in ("[length]", "[time]")
+            and not ratio
+            and not named & _DIMENSION_NAMES
+            and (long.group(0).startswith("how") or args.get("operator") in _EXTREMES)
+        ):
+            out.append(
+                f"'{long.group(0)}' (asks for a duration or a length; {col.name} is "
+                f"in {what})"
             )
             continue
         for word in said:

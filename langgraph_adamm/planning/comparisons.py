@@ -56,6 +56,14 @@ _BETWEEN_RE = re.compile(r"\bdifference\b.*?\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b
 _VS_RE = re.compile(
     r"(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+(?P<b>.+?)$"
 )
+_TIMES_AS_RE = re.compile(
+    r"\bhow\s+many\s+times\s+(?:as\s+)?(?P<q>many|much)\b(?P<mid>.*?)\s+as\s+(?P<b>.+)$"
+)
+"""A ratio of two sides: "how many times as many fish from A as from B"."""
+_TIMES_HEAD_RE = re.compile(r"\bhow\s+many\s+times\s*$")
+"""Before a comparative: "how many times more ... than ..." is a ratio too."""
+_TIMES_AS_CUE_RE = re.compile(r"\bhow\s+many\s+times\s+as\s+(many|much)\b")
+_TIMES_MORE_RE = re.compile(r"\bhow\s+many\s+times\s+more\b")
 _SIDE_PREFIX = re.compile(r"^(?:in|during|over|on|at|for|from|between|the|of)\s+")
 
 
@@ -115,6 +123,9 @@ def read_sides(q: str) -> tuple[str, str, str, str] | None:
             r"\bhow\s+(?:much|many)\s+$", head + " "
         ):
             how = "difference_less" if how == "less" else "difference"
+        elif _TIMES_HEAD_RE.search(head) and how == "greater":
+            how = "ratio"
+            head = _TIMES_HEAD_RE.sub(" how many ", head)
         mid, b = m.group("mid"), m.group("b")
         ranges = find_date_ranges(mid, date(2000, 1, 1))
         anchors, _ = find_anchors(mid)
@@ -129,6 +140,17 @@ def read_sides(q: str) -> tuple[str, str, str, str] | None:
             side_a = mid
             measure = head + " " + cmp_word
         return " ".join(measure.split()), side_a.strip(), b.strip(" ?.!"), how
+    m = _TIMES_AS_RE.search(q)
+    if m is not None:
+        mid, b = m.group("mid"), m.group("b").strip(" ?.!")
+        head = q[: m.start()] + " how " + m.group("q")
+        ranges = find_date_ranges(mid, date(2000, 1, 1))
+        anchors, _ = find_anchors(mid)
+        side_a = ranges[0].text if ranges else anchors[0].text if anchors else ""
+        if not side_a:  # "as many fish from Lough Mask as from Lough Corrib"
+            return " ".join(head.split()), mid.strip(), b, "ratio"
+        measure = head + " " + mid.replace(side_a, " ")
+        return " ".join(measure.split()), side_a.strip(), b, "ratio"
     for regex, how in ((_BETWEEN_RE, "difference"), (_VS_RE, "difference")):
         m = regex.search(q)
         if m is not None:
@@ -364,6 +386,8 @@ def compose_comparison(
     if sides is None:
         return None
     measure, side_a, side_b, how = sides
+    if how == "ratio":  # the measure is read as "how much"/"how many" reads it
+        q = _TIMES_AS_CUE_RE.sub(r"how \1", _TIMES_MORE_RE.sub("how much more", q))
     whole = measure + " " + side_a + " " + side_b
     probe = composer.map_part(whole, now, context, operator="avg", date_range=None)
     if probe.analytic is None:
@@ -460,6 +484,7 @@ def compose_comparison(
         "down": ("less", j, i),
         "change": ("difference", j, i),
         "percent_change": ("percent_change", i, j),
+        "ratio": ("ratio", i, j),
     }[how]
     out.plan.append(
         {"goal": f"{operation} of steps {left} and {right}", "tool": COMBINE}
@@ -494,7 +519,7 @@ COMPARISON = Form(
     "two sides compared",
     ("measure", "operator", "table", "side A", "side B", "how compared"),
     "How much more did I spend on coffee in March than in February?",
-    any_of(_THAN_RE, _BETWEEN_RE, _VS_RE, _FROM_TO_RE),
+    any_of(_THAN_RE, _BETWEEN_RE, _VS_RE, _FROM_TO_RE, _TIMES_AS_RE),
     compose_comparison,
 )
 """One step per side (a period, an event or a value), then a combine step."""

@@ -195,8 +195,11 @@ FRAMES: tuple[EventFrame, ...] = (
     _frame(
         "injury",
         r"\b(?:injur\w*|hurt|sprain\w*|broke(?:n)?(?!\s+(?:in|into|down)\b)|fractur\w*|twist\w*|pulled|"
-        r"strain\w*|fell|fall|slipped|accident|crash\w*|knee|ankle|wrist|back|"
-        r"shoulder|hamstring|leg|arm|foot)\b",
+        r"strain\w*|fell|fall|slipped|accident|crash\w*|knee|ankle|wrist|"
+        r"shoulder|hamstring|leg|arm|foot)\b"
+        # the body's back, not "got the boat back", "back from Lisbon"
+        r"|\b(?:my|his|her|their)\s+(?:lower\s+)?back\b(?!\s+(?:from|home|to|in)\b)"
+        r"|\bback\s+(?:pain|injury|spasms?)\b",
         "I got injured today: slipped and fell, hurt my knee, it is swollen and the "
         "physio says rest.",
         "Came off my bike on the way home and landed on my shoulder; it really hurts.",

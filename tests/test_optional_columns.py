@@ -167,3 +167,60 @@ def test_forgetting_the_rounds_that_state_an_optional_attribute(tmp_path):
         assert total(m, table, "parcels") == parcels
     finally:
         m.close()
+
+
+def trip(i: int) -> tuple[date, str, int | None]:
+    """A fishing trip: an app's export now and then (with the catch count and
+    its date), otherwise a line with spot, duration, biggest fish and species.
+    The first exports are trips with no fish, which state no biggest fish."""
+    day = START + timedelta(days=i)
+    spot = SITES[i % 3]
+    if i % 4 == 1:
+        fish = 0 if i < 10 else 1 + i % 5
+        lines = [f"Spot: {spot}", f"Date: {day}", "Duration (h): 4", f"Catches: {fish}"]
+        if fish:
+            lines += [f"Biggest catch (kg): {1 + i % 3}.5", "Species: Pike"]
+        return day, "\n".join(lines), fish
+    return (
+        day,
+        f"Trip - Spot: {spot}, Duration (h): 3, Biggest catch (kg): 1.2, "
+        "Species: Perch",
+        None,
+    )
+
+
+def test_a_schema_found_early_joins_the_kind_it_turns_out_to_belong_to():
+    # {catches, date} was a schema of its own while few exports had been
+    # seen (the fishless first ones state no biggest catch); once it is
+    # owned by the trips it is their optional columns: one trip, one row
+    trips = [trip(i) for i in range(48)]
+    h = history_from_dict(
+        {
+            "user_id": "u",
+            "sessions": [
+                {
+                    "session_id": f"S{i}",
+                    "date": str(day),
+                    "rounds": [
+                        {"time": f"{day}T20:00:00", "user": text, "assistant": "ok"}
+                    ],
+                }
+                for i, (day, text, _) in enumerate(trips)
+            ],
+        }
+    )
+    with Memory(":memory:", user_id="u", retrieval=False) as m:
+        m.ingest(h)
+        tables = m.describe_tables()
+        assert len(tables) == 1, [t["table"] for t in tables]
+        cols = {c["name"] for c in tables[0]["columns"]}
+        assert {"catches", "spot", "duration"} <= cols, cols
+        assert tables[0]["rows"] == len(trips)
+        got = m.compute(
+            {
+                "table": tables[0]["table"],
+                "operator": "sum",
+                "target_column_expression": "catches",
+            }
+        )
+        assert got.value == sum(f for _, _, f in trips if f)

@@ -21,6 +21,7 @@ from langgraph_adamm.analytic.materialize import Row, TableMaterializer, members
 from langgraph_adamm.analytic.schema_induction import (
     Pattern,
     SchemaChange,
+    fold_optional_parts,
     induce_schemas,
 )
 from langgraph_adamm.analytic.tables import best_observations
@@ -267,6 +268,10 @@ class RoundIngestor:
                 self.catalog.counts, self.catalog.patterns, attrs, self.config
             ):
                 self._record_change(change, changed, retired, names)
+        for change in fold_optional_parts(
+            self.catalog.counts, self.catalog.patterns, self.config
+        ):
+            self._record_change(change, changed, retired, names)
         self.catalog.save_counts(touched)
 
         for sid in sorted(retired):
@@ -381,6 +386,7 @@ class RoundIngestor:
             retired.add(sid)
             changed.pop(sid, None)
             if survivor is not None:
+                changed.setdefault(survivor, "evolved")  # its rows and columns grew
                 self.catalog.components[survivor] = (
                     *self.catalog.components.get(survivor, ()),
                     change.attributes,

@@ -10,6 +10,12 @@ Definitions, for a pattern (attribute set) C after round t:
 * ``support(C)`` = number of rounds whose attribute set contains C;
 * ``all_confidence(C)`` = support(C) / max over a in C of support({a});
 * ``extension_confidence(C | A)`` = support(C) / support(A), for a schema A ⊂ C.
+
+One module because discovery, a kind's variants and its optional parts are one
+decision over the same counts: discovery asks whether a candidate is a variant
+or an optional part before admitting it, and a schema admitted early is folded
+back by the same test (:func:`fold_optional_parts`); apart, each would import
+the other.
 """
 
 from __future__ import annotations
@@ -118,6 +124,10 @@ class PatternCounts:
             return self.pairs[(a, b)]
         rarest = min(pat, key=lambda a: self.items[a])
         return sum(self.types[t] for t in self._index.get(rarest, ()) if pat <= t)
+
+    def attribute_sets(self, attribute: str) -> set[Pattern]:
+        """The distinct attribute sets counted that contain ``attribute``."""
+        return self._index.get(attribute, set())
 
     def stated_with(self, pattern: Iterable[str]) -> set[str]:
         """Attributes stated in some round beside the whole pattern."""
@@ -316,15 +326,41 @@ def variant_of(
     return None
 
 
-def owned(counts: PatternCounts, schema: Pattern, attribute: str, theta: float) -> bool:
-    """Whether ``attribute`` is stated almost only beside all of ``schema``.
+DATE_ATTRIBUTES = frozenset(
+    "date day time datetime timestamp when logged logged_at date_time".split()
+)
+"""Attributes that date a record: any kind's records may state one, so a date
+coheres with nothing as a kind's signature (``{catches, date}`` stated beside
+every trip's spot and duration is two optional columns of the trips, not a kind)."""
 
-    At least ``theta`` of the rounds stating it carry the whole schema: the
+
+def owned(
+    counts: PatternCounts,
+    schema: Pattern,
+    attribute: str,
+    theta: float,
+    match_fraction: float = 1.0,
+) -> bool:
+    """Whether ``attribute`` is stated almost only in the records of ``schema``.
+
+    At least ``theta`` of the rounds stating it are the schema's records: the
     parcels of a shift log (``{site, hours}``) stated in half its records and
-    nowhere else.
+    nowhere else. A record carries at least ``match_fraction`` of the schema's
+    attributes and two at least (1.0: all of them): a trip with no fish states
+    its catches, spot and duration but no biggest catch, and is a trip.
     """
     n = counts.items[attribute]
-    return n > 0 and counts.support(schema | {attribute}) >= theta * n
+    if n <= 0:
+        return False
+    if match_fraction >= 1.0:
+        return counts.support(schema | {attribute}) >= theta * n
+    need = max(2, math.ceil(len(schema) * match_fraction - 1e-9))
+    rows = sum(
+        counts.types[t]
+        for t in counts.attribute_sets(attribute)
+        if len(t & schema) >= need
+    )
+    return rows >= theta * n
 
 
 def optional_attributes(
@@ -350,9 +386,25 @@ def optional_attributes(
         for a in counts.stated_with(schema)
         if a not in taken
         and counts.items[a] >= config.support_threshold
-        and owned(counts, schema, a, config.extension_confidence_threshold)
+        and owned(
+            counts,
+            schema,
+            a,
+            config.extension_confidence_threshold,
+            _record_fraction(config),
+        )
         and not _in_block(counts, schema, a, config)
     )
+
+
+def _record_fraction(config: AdaMMConfig) -> float:
+    """How much of a schema a round carries to count as its record, for owning.
+
+    With variants joining their kind, a record carries ``match_fraction`` of
+    the schema (as materialization reads rows); plain discovery asks for all
+    of it.
+    """
+    return config.match_fraction if config.variants_join_their_kind else 1.0
 
 
 def _in_block(
@@ -366,7 +418,9 @@ def _in_block(
     kind's optional attribute stands alone: parcels on packing shifts, kilos on
     sorting shifts, each beside the shift's site and hours.
     """
-    for other in counts.stated_with({attribute}) - schema:
+    if attribute in DATE_ATTRIBUTES:
+        return False
+    for other in counts.stated_with({attribute}) - schema - DATE_ATTRIBUTES:
         pair = frozenset((attribute, other))
         if (
             counts.support(pair) >= config.support_threshold
@@ -382,8 +436,9 @@ def _optional_part(
     schemas: Iterable[Pattern],
     theta: float,
     all_conf: float,
-) -> bool:
-    """Whether a candidate is what a schema's records state now and then.
+    match_fraction: float = 1.0,
+) -> Pattern | None:
+    """The schema whose records state a candidate now and then, if any.
 
     Every attribute of it outside some schema is owned by that schema
     (``{date, parcels}`` of the shifts whose export gives a date), and those
@@ -392,12 +447,50 @@ def _optional_part(
     """
     for schema in schemas:
         rest = pattern - schema
-        if not rest or not all(owned(counts, schema, a, theta) for a in rest):
+        if not rest or not all(
+            owned(counts, schema, a, theta, match_fraction) for a in rest
+        ):
             continue
-        if len(rest) >= 2 and counts.all_confidence(rest) >= all_conf:
+        core = rest - DATE_ATTRIBUTES  # every kind's records carry a date
+        if len(core) >= 2 and counts.all_confidence(core) >= all_conf:
             continue  # what it adds coheres: a kind of its own ({postage, seller})
-        return True
-    return False
+        return schema
+    return None
+
+
+def fold_optional_parts(
+    counts: PatternCounts, schemas: list[Pattern], config: AdaMMConfig
+) -> list[SchemaChange]:
+    """Schemas that turned out to be another kind's optional part, merged into it.
+
+    A schema is discovered on the rounds seen so far: the first exports of a
+    trip log state ``{catches, date}`` beside the trip's spot and duration,
+    and one of the first four, a trip with no fish, left the biggest catch
+    out, so the pair was not yet owned by the trips and became a schema of its
+    own. Once every attribute it adds is owned by a schema (see
+    :func:`_optional_part`), it is merged into that schema: its rows are that
+    table's rows and its attributes that table's optional columns, so one
+    record stays one row. ``schemas`` is updated in place. Plain discovery
+    (``variants_join_their_kind=False`` or ``optional_columns=False``) keeps
+    every schema it found.
+    """
+    if not config.optional_columns or not config.variants_join_their_kind:
+        return []
+    changes: list[SchemaChange] = []
+    for pattern in sorted(schemas, key=lambda p: (len(p), sorted(p))):
+        others = [s for s in schemas if s != pattern and not pattern <= s]
+        owner = _optional_part(
+            counts,
+            pattern,
+            others,
+            config.extension_confidence_threshold,
+            config.all_confidence_threshold,
+            _record_fraction(config),
+        )
+        if owner is not None and len(owner) >= len(pattern):
+            schemas.remove(pattern)
+            changes.append(SchemaChange("merged", pattern, owner))
+    return changes
 
 
 def induce_schemas(
@@ -502,12 +595,18 @@ def induce_schemas(
     for pattern in sorted(candidates, key=lambda p: (-len(p), sorted(p))):
         if any(pattern < other for other in candidates):
             continue
-        if config.optional_columns and _optional_part(
-            counts,
-            pattern,
-            schemas,
-            config.extension_confidence_threshold,
-            config.all_confidence_threshold,
+        if (
+            config.optional_columns
+            and _optional_part(
+                counts,
+                pattern,
+                schemas,
+                config.extension_confidence_threshold,
+                config.all_confidence_threshold,
+                # at discovery a part is owned only beside all of the schema
+                # (the paper's rule); records that carry part of it fold later
+            )
+            is not None
         ):
             continue
         if (

@@ -477,3 +477,18 @@ def _quick_transport_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     from langgraph_adamm import chat
 
     monkeypatch.setattr(chat, "TRANSPORT_BACKOFF_S", 0.01)
+
+
+def one_a_day(rounds, at="18:00:00"):
+    """A history of (day, text) rounds, one session each, ids S<i>:1."""
+    from langgraph_adamm.history import history_from_dict
+
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(d),
+            "rounds": [{"time": f"{d}T{at}", "user": t, "assistant": "Noted."}],
+        }
+        for i, (d, t) in enumerate(rounds)
+    ]
+    return history_from_dict({"user_id": "u", "sessions": sessions})

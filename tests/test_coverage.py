@@ -10,6 +10,7 @@ from datetime import date, datetime, timedelta
 
 import numpy as np
 import pytest
+from conftest import one_a_day
 
 from langgraph_adamm import AdaMMConfig, Memory
 from langgraph_adamm.analytic.coverage import unread_rounds
@@ -302,19 +303,6 @@ def test_a_row_without_the_filtered_value_that_means_it_is_named(monkeypatch):
         assert unread_rounds(m.analytic, table, []) == []
 
 
-def _one_a_day(rounds, at="18:00:00"):
-    """A history of (day, text) rounds, one session each, ids S<i>:1."""
-    sessions = [
-        {
-            "session_id": f"S{i}",
-            "date": str(d),
-            "rounds": [{"time": f"{d}T{at}", "user": t, "assistant": "Noted."}],
-        }
-        for i, (d, t) in enumerate(rounds)
-    ]
-    return history_from_dict({"user_id": "u", "sessions": sessions})
-
-
 def _firing(i):
     n, lost = 10 + i % 6, i % 3
     if i % 4 == 3:  # a layout whose losses are no labelled value
@@ -325,7 +313,7 @@ def _firing(i):
 
 
 def test_a_row_lacking_the_measure_while_its_round_holds_a_number_is_named():
-    history = _one_a_day([(START + timedelta(days=i), _firing(i)) for i in range(24)])
+    history = one_a_day([(START + timedelta(days=i), _firing(i)) for i in range(24)])
     config = AdaMMConfig(realign_kinds=False)  # the second layout stays unread
     with Memory(":memory:", user_id="u", config=config) as m:
         m.ingest(history)
@@ -397,7 +385,7 @@ def test_a_record_of_another_table_that_names_the_filtered_value_is_named():
     rounds = sorted(rounds + odd)
     ids = {text: f"S{i}:1" for i, (_, text) in enumerate(rounds)}
     with Memory(":memory:", user_id="u") as m:
-        m.ingest(_one_a_day(rounds))
+        m.ingest(one_a_day(rounds))
         out = m.ask("How much have I paid plumbers, all in?", question_time=NOW)
         said = set(re.findall(r"S\d+:\d+", " ".join(out["unresolved"])))
         assert out["value"] is None and ids[odd[0][1]] in said, out["answer"]
@@ -426,7 +414,7 @@ def test_a_measure_of_the_same_name_in_another_table_is_one_kinds_layout():
             )
         rounds.append((d, text))
     with Memory(":memory:", user_id="u") as m:
-        m.ingest(_one_a_day(rounds, at="21:00:00"))
+        m.ingest(one_a_day(rounds, at="21:00:00"))
         tables = [
             t for t in m.analytic.tables if "rehearsal" in {c.name for c in t.columns}
         ]

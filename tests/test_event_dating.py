@@ -281,5 +281,11 @@ def test_an_event_whose_telling_words_no_round_says_is_not_anchored():
 def test_back_is_an_injury_only_as_the_body_s_back():
     assert frame_of("i got the boat back") is None  # a thing returned, no injury
     assert frame_of("i got back from lisbon").name == "trip_end"
-    for hurt in ("i put my back out", "my back went", "my back pain started"):
+    assert frame_of("i fixed my back door") is None
+    for hurt in (
+        "i put my back out",
+        "my back went",
+        "my back pain started",
+        "i did my back in lifting",
+    ):
         assert frame_of(hurt).name == "injury", hurt

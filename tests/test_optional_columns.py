@@ -43,7 +43,8 @@ def shift(i: int) -> tuple[date, str, dict]:
 SHIFTS = [shift(i) for i in range(24)]
 
 
-def history():
+def history(days=None):
+    """One session a day, one round each: the shifts, or ``days``' records."""
     return history_from_dict(
         {
             "user_id": "u",
@@ -55,7 +56,7 @@ def history():
                         {"time": f"{day}T20:00:00", "user": text, "assistant": "ok"}
                     ],
                 }
-                for i, (day, text, _) in enumerate(SHIFTS)
+                for i, (day, text, _) in enumerate(SHIFTS if days is None else days)
             ],
         }
     )
@@ -194,23 +195,8 @@ def test_a_schema_found_early_joins_the_kind_it_turns_out_to_belong_to():
     # seen (the fishless first ones state no biggest catch); once it is
     # owned by the trips it is their optional columns: one trip, one row
     trips = [trip(i) for i in range(48)]
-    h = history_from_dict(
-        {
-            "user_id": "u",
-            "sessions": [
-                {
-                    "session_id": f"S{i}",
-                    "date": str(day),
-                    "rounds": [
-                        {"time": f"{day}T20:00:00", "user": text, "assistant": "ok"}
-                    ],
-                }
-                for i, (day, text, _) in enumerate(trips)
-            ],
-        }
-    )
     with Memory(":memory:", user_id="u", retrieval=False) as m:
-        m.ingest(h)
+        m.ingest(history(trips))
         tables = m.describe_tables()
         assert len(tables) == 1, [t["table"] for t in tables]
         cols = {c["name"] for c in tables[0]["columns"]}
@@ -224,3 +210,53 @@ def test_a_schema_found_early_joins_the_kind_it_turns_out_to_belong_to():
             }
         )
         assert got.value == sum(f for _, _, f in trips if f)
+
+
+def _trips_with(extra: dict[int, str]) -> list[tuple[date, str, int | None]]:
+    return [(trip(i)[0], extra[i], None) if i in extra else trip(i) for i in range(48)]
+
+
+def _column_total(m, column: str) -> float:
+    total = 0.0
+    for t in m.describe_tables():
+        if column in {c["name"] for c in t["columns"]}:
+            got = m.compute(
+                {
+                    "table": t["table"],
+                    "operator": "sum",
+                    "target_column_expression": column,
+                }
+            )
+            total += got.value or 0
+    return total
+
+
+def test_no_record_of_a_part_is_lost():
+    # catches stated alone (no spot, no duration) are no trips' records: the
+    # trips do not own the part, and every catch is still in some table
+    extra = {
+        4: "Export\nDate: 2026-01-09\nCatches: 4",
+        8: "Export\nCatches: 5",
+        12: "Export\nDate: 2026-01-17\nCatches: 6",
+    }
+    trips = _trips_with(extra)
+    with Memory(":memory:", user_id="u", retrieval=False) as m:
+        m.ingest(history(trips))
+        assert _column_total(m, "catches") == sum(f for _, _, f in trips if f) + 15
+
+
+@pytest.mark.parametrize("batch", [1, 7])
+def test_folding_gives_the_same_tables_in_any_batching(batch):
+    trips = [trip(i) for i in range(48)]
+    with Memory(
+        ":memory:",
+        user_id="u",
+        retrieval=False,
+        config=AdaMMConfig(ingest_batch_size=batch),
+    ) as m:
+        m.ingest(history(trips))
+        (table,) = m.describe_tables()
+        assert table["rows"] == len(trips)
+        assert _column_total(m, "catches") == sum(f for _, _, f in trips if f)
+        comps = m.analytic.catalog.components
+        assert all(len(set(c)) == len(c) for c in comps.values())

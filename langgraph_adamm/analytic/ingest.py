@@ -19,6 +19,7 @@ from langgraph_adamm.analytic.catalog import AnalyticCatalog
 from langgraph_adamm.analytic.extraction.base import Extracted, Observation
 from langgraph_adamm.analytic.materialize import Row, TableMaterializer, membership
 from langgraph_adamm.analytic.schema_induction import (
+    DATE_ATTRIBUTES,
     Pattern,
     SchemaChange,
     fold_optional_parts,
@@ -387,10 +388,17 @@ class RoundIngestor:
             changed.pop(sid, None)
             if survivor is not None:
                 changed.setdefault(survivor, "evolved")  # its rows and columns grew
-                self.catalog.components[survivor] = (
-                    *self.catalog.components.get(survivor, ()),
-                    change.attributes,
-                    *self.catalog.components.get(sid, ()),
+                have = self.catalog.components.get(survivor, ())
+                # a folded part joins without its dates: a component holding
+                # a date would let any dated record in by its date alone
+                part = change.attributes
+                if change.kind == "folded":
+                    part = part - DATE_ATTRIBUTES
+                added = (part,) if part else ()
+                self.catalog.components[survivor] = tuple(
+                    dict.fromkeys(
+                        (*have, *added, *self.catalog.components.get(sid, ()))
+                    )
                 )
                 mine, theirs = (
                     self.catalog.tables.get(sid),

@@ -182,8 +182,10 @@ class TableMaterializer:
     def _stored_observations(self, attributes: Pattern) -> list[Row]:
         """Every processed record carrying any of the attributes.
 
-        With all its values: whether a record is a row depends on all its
-        attributes, as when a batch's records are appended.
+        The attributes are a schema's own and its components' (a part folded
+        into it may be all a record states). With all its values: whether a
+        record is a row depends on all its attributes, as when a batch's
+        records are appended.
         """
         rows = self.db.fetchall(
             'SELECT o.round_id, coalesce(o.record, 0), r."order", r.time, '
@@ -306,7 +308,7 @@ class TableMaterializer:
         fraction = self.config.match_fraction
         rows = [
             r
-            for r in self._stored_observations(attributes)
+            for r in self._stored_observations(attributes.union(*member.components))
             if is_row(frozenset(r[4]), member, fraction)
         ]
         previous = self.catalog.tables.get(schema_id)
@@ -426,7 +428,9 @@ class TableMaterializer:
         if stats is None:
             rows = [
                 r
-                for r in self._stored_observations(table.attributes)
+                for r in self._stored_observations(
+                    table.attributes.union(*member.components)
+                )
                 if is_row(frozenset(r[4]), member, self.config.match_fraction)
             ]
             stats = self._column_stats(table.column_attributes, rows)

@@ -5,7 +5,8 @@ yesterday - Spiddal Pier, two pollack ...", or an app export pasted the next
 morning with its own ``Date: Sat 14 Feb 2026``. A table's ``time`` is the
 round's time unless the record says otherwise:
 
-* a date the record itself states (any value read as a date) a few days
+* a date the record itself states (a field named as a date: ``date``,
+  ``day`` ...) a few days
   before the round (at most :data:`STATED_DAYS`) dates it: the stated day, at
   the round's clock time (a stated date in the future, or long before, is
   some other date - a due date, a birthday - and is not the record's);
@@ -25,11 +26,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from langgraph_adamm.analytic.extraction.base import Observation
+from langgraph_adamm.analytic.schema_induction import DATE_ATTRIBUTES
 
 STATED_DAYS = 7
 """How many days before its round a stated date may date a record."""
 
-_YESTERDAY_RE = re.compile(r"\byesterday(?:'s|’s)?\b", re.IGNORECASE)
+_YESTERDAY_RE = re.compile(
+    r"(?<!before\s)(?<!than\s)(?<!as\s)\byesterday(?:'s|’s)?\b", re.IGNORECASE
+)
+""""yesterday" as the record's day: not "the day before yesterday" (two days),
+not "same as yesterday" or "more than yesterday" (a comparison)."""
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n")
 
 Row = tuple[str, int, int, "datetime | None", dict[str, Observation]]
@@ -57,6 +63,8 @@ def _stated_day(time: datetime, observations: Any) -> datetime | None:
     """The round's clock on the latest earlier day the record states, if near."""
     days = []
     for obs in observations:
+        if obs.attribute not in DATE_ATTRIBUTES:
+            continue  # "Last gala: 2026-03-05" is some other day, not the record's
         ts = obs.value.timestamp
         if ts is None:
             continue
@@ -94,6 +102,7 @@ def _told(
         "max(o.span_end), any_value(r.user_text) FROM adamm_observations o "
         "JOIN adamm_rounds r USING (user_id, round_id) WHERE o.user_id = ? "
         "AND o.source = 'user' AND o.span_start IS NOT NULL "
+        "AND r.user_text ILIKE '%yesterday%' "
         "AND o.round_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY 1, 2",
         [user_id, ids],
     )

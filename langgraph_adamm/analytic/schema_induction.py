@@ -157,11 +157,12 @@ class PatternCounts:
 class SchemaChange:
     """A schema discovered, or an existing one extended, at some round."""
 
-    kind: Literal["discovered", "evolved", "merged"]
+    kind: Literal["discovered", "evolved", "merged", "folded"]
     attributes: Pattern
     base: Pattern | None = None
     """For an evolution, the schema's attributes before it grew; for a merge, the
-    grown schema that now covers this one."""
+    grown schema that now covers this one; for a fold, the schema whose optional
+    part this one is."""
 
 
 def explained_all_confidence(
@@ -371,8 +372,10 @@ def optional_attributes(
 ) -> frozenset[str]:
     """A schema's optional attributes: its records' own, stated now and then.
 
-    Each is stated in at least θ_s rounds, :func:`owned` by the schema (θ_e of
-    its rounds carry the whole schema) and in no other schema. They become
+    Each is stated beside the whole schema at least once and in at least θ_s
+    rounds, :func:`owned` by the schema (θ_e of its rounds are the schema's
+    records: they carry ``match_fraction`` of it, or all of it under plain
+    discovery) and in no other schema. They become
     columns of the schema's table (null where a record does not state them)
     without joining the pattern: rows stay the schema's records, and a kind
     logged as ``{site, hours}`` with parcels packed or kilos sorted is one
@@ -436,7 +439,6 @@ def _optional_part(
     schemas: Iterable[Pattern],
     theta: float,
     all_conf: float,
-    match_fraction: float = 1.0,
 ) -> Pattern | None:
     """The schema whose records state a candidate now and then, if any.
 
@@ -447,9 +449,7 @@ def _optional_part(
     """
     for schema in schemas:
         rest = pattern - schema
-        if not rest or not all(
-            owned(counts, schema, a, theta, match_fraction) for a in rest
-        ):
+        if not rest or not all(owned(counts, schema, a, theta) for a in rest):
             continue
         core = rest - DATE_ATTRIBUTES  # every kind's records carry a date
         if len(core) >= 2 and counts.all_confidence(core) >= all_conf:
@@ -458,38 +458,63 @@ def _optional_part(
     return None
 
 
+def fold_owner(
+    counts: PatternCounts,
+    pattern: Pattern,
+    schemas: Iterable[Pattern],
+    config: AdaMMConfig,
+) -> Pattern | None:
+    """The larger schema whose optional part ``pattern`` turned out to be.
+
+    Every attribute it adds to the schema, its dates aside, is stated only
+    in the schema's records (every round stating it carries
+    ``match_fraction`` of the schema, two attributes at least: no record of
+    the part is left outside the table), and what it adds does not cohere as
+    a kind's signature. The largest such schema, then the first by
+    name, so the choice does not depend on the order schemas are kept in.
+    None with ``optional_columns`` or ``variants_join_their_kind`` off
+    (plain discovery).
+    """
+    if not config.optional_columns or not config.variants_join_their_kind:
+        return None
+    for schema in sorted(schemas, key=lambda s: (-len(s), sorted(s))):
+        core = pattern - schema - DATE_ATTRIBUTES
+        if schema == pattern or len(schema) < len(pattern) or not core:
+            continue
+        if not all(owned(counts, schema, a, 1.0, config.match_fraction) for a in core):
+            continue
+        if (
+            len(core) >= 2
+            and counts.all_confidence(core) >= config.all_confidence_threshold
+        ):
+            continue  # a kind's signature ({postage, seller})
+        return schema
+    return None
+
+
 def fold_optional_parts(
     counts: PatternCounts, schemas: list[Pattern], config: AdaMMConfig
 ) -> list[SchemaChange]:
-    """Schemas that turned out to be another kind's optional part, merged into it.
+    """Schemas that turned out to be another kind's optional part, folded into it.
 
     A schema is discovered on the rounds seen so far: the first exports of a
     trip log state ``{catches, date}`` beside the trip's spot and duration,
     and one of the first four, a trip with no fish, left the biggest catch
     out, so the pair was not yet owned by the trips and became a schema of its
-    own. Once every attribute it adds is owned by a schema (see
-    :func:`_optional_part`), it is merged into that schema: its rows are that
-    table's rows and its attributes that table's optional columns, so one
-    record stays one row. ``schemas`` is updated in place. Plain discovery
-    (``variants_join_their_kind=False`` or ``optional_columns=False``) keeps
-    every schema it found.
+    own. Once :func:`fold_owner` finds its owner it is folded into it: its
+    records are that table's rows already and its attributes become that
+    table's optional columns; one record stays one row.
+    Discovery keeps the paper's rule, so such a part may be found again on a
+    later batch and is folded again. ``schemas`` is updated in place.
     """
-    if not config.optional_columns or not config.variants_join_their_kind:
-        return []
     changes: list[SchemaChange] = []
     for pattern in sorted(schemas, key=lambda p: (len(p), sorted(p))):
-        others = [s for s in schemas if s != pattern and not pattern <= s]
-        owner = _optional_part(
-            counts,
-            pattern,
-            others,
-            config.extension_confidence_threshold,
-            config.all_confidence_threshold,
-            _record_fraction(config),
+        owner = fold_owner(
+            counts, pattern, [s for s in schemas if s != pattern], config
         )
-        if owner is not None and len(owner) >= len(pattern):
+        if owner is not None:
             schemas.remove(pattern)
-            changes.append(SchemaChange("merged", pattern, owner))
+            changes.append(SchemaChange("folded", pattern, owner))
     return changes
 
 

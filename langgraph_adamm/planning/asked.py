@@ -66,7 +66,7 @@ _THAN_RE = re.compile(
 
 _TIMES_AS_RE = re.compile(
     r"(?P<cue>\b(?:how\s+many\s+times|twice|(?:three|four|five|ten)\s+times)\s+as\s+"
-    r"(?:many|much|\w+))\b.*?\s+as\s+\S"
+    r"(?:many|much|often|far|long))\b.*?\s+as\s+\S"
 )
 """A ratio asked: "how many times as many fish from A as from B", "twice as far"."""
 
@@ -122,7 +122,9 @@ _ASKED_DIMENSIONS = frozenset(
 """Dimensions a unit word asks for; a counted noun ("steps") is none."""
 
 
-_LONG_RE = re.compile(r"\bhow\s+long\b|\blongest\b|\bshortest\b")
+_LONG_RE = re.compile(
+    r"\bhow\s+long\b(?!\s+(?:ago|since|has\s+it\s+been))|\blongest\b|\bshortest\b"
+)
 """Words that ask for a duration or a length ("how long was I out", "longest")."""
 _EXTREMES = frozenset({"max", "min"})
 _DIMENSION_NAMES = frozenset(
@@ -174,12 +176,13 @@ def dimension_asked(
                 not convertible(col.unit, asked_unit)
                 or (
                     not col.unit
-                    and _unit_dimension(asked_unit) is not None
+                    and _unit_dimension(asked_unit) in ("[length]", "[time]")
                     and not named & _DIMENSION_NAMES
                 )
             )
         ):
-            # "in centimetres" of a count: no figure of it is a length
+            # "in centimetres" of a count: no figure of it is a length (a
+            # price written without its currency may still be asked "in euros")
             out.append(
                 f"'in {asked_unit}' (a unit {col.name}, in {what}, cannot be given in)"
             )

@@ -57,7 +57,7 @@ _VS_RE = re.compile(
     r"(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+(?P<b>.+?)$"
 )
 _TIMES_AS_RE = re.compile(
-    r"\bhow\s+many\s+times\s+(?:as\s+)?(?P<q>many|much)\b(?P<mid>.*?)\s+as\s+(?P<b>.+)$"
+    r"\bhow\s+many\s+times\s+as\s+(?P<q>many|much)\b(?P<mid>.*?)\s+as\s+(?P<b>.+)$"
 )
 """A ratio of two sides: "how many times as many fish from A as from B"."""
 _TIMES_HEAD_RE = re.compile(r"\bhow\s+many\s+times\s*$")
@@ -123,7 +123,11 @@ def read_sides(q: str) -> tuple[str, str, str, str] | None:
             r"\bhow\s+(?:much|many)\s+$", head + " "
         ):
             how = "difference_less" if how == "less" else "difference"
-        elif _TIMES_HEAD_RE.search(head) and how == "greater":
+        elif (
+            _TIMES_HEAD_RE.search(head)
+            and how == "greater"
+            and not re.match(r"\s*(?:about\s+|around\s+)?[\d$€£]", m.group("b"))
+        ):  # "how many times more than 5 km did I run" is a count
             how = "ratio"
             head = _TIMES_HEAD_RE.sub(" how many ", head)
         mid, b = m.group("mid"), m.group("b")

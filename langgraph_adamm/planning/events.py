@@ -198,7 +198,9 @@ FRAMES: tuple[EventFrame, ...] = (
         r"strain\w*|fell|fall|slipped|accident|crash\w*|knee|ankle|wrist|"
         r"shoulder|hamstring|leg|arm|foot)\b"
         # the body's back, not "got the boat back", "back from Lisbon"
-        r"|\b(?:my|his|her|their)\s+(?:lower\s+)?back\b(?!\s+(?:from|home|to|in)\b)"
+        r"|\b(?:did|done|put|hurt)\s+(?:my|his|her|their)\s+back\b"
+        r"|\b(?:my|his|her|their)\s+(?:lower\s+)?back\b"
+        r"(?!\s+(?:from|home|to|in|garden|door|yard|seat|wall|pocket)\b)"
         r"|\bback\s+(?:pain|injury|spasms?)\b",
         "I got injured today: slipped and fell, hurt my knee, it is swollen and the "
         "physio says rest.",

@@ -95,6 +95,16 @@ def _told(
     its last.
     """
     ids = sorted({r[0] for r in rows})
+    if ids:  # most batches tell nothing of yesterday: one light query then
+        ids = [
+            str(rid)
+            for (rid,) in db.fetchall(
+                "SELECT round_id FROM adamm_rounds WHERE user_id = ? "
+                "AND user_text ILIKE '%yesterday%' "
+                "AND round_id IN (SELECT unnest(?::VARCHAR[]))",
+                [user_id, ids],
+            )
+        ]
     if not ids:
         return {}
     found = db.fetchall(

@@ -112,7 +112,6 @@ def _told(
         "max(o.span_end), any_value(r.user_text) FROM adamm_observations o "
         "JOIN adamm_rounds r USING (user_id, round_id) WHERE o.user_id = ? "
         "AND o.source = 'user' AND o.span_start IS NOT NULL "
-        "AND r.user_text ILIKE '%yesterday%' "
         "AND o.round_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY 1, 2",
         [user_id, ids],
     )

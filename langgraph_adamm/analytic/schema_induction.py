@@ -439,8 +439,8 @@ def _optional_part(
     schemas: Iterable[Pattern],
     theta: float,
     all_conf: float,
-) -> Pattern | None:
-    """The schema whose records state a candidate now and then, if any.
+) -> bool:
+    """Whether a candidate is what a schema's records state now and then.
 
     Every attribute of it outside some schema is owned by that schema
     (``{date, parcels}`` of the shifts whose export gives a date), and those
@@ -454,8 +454,8 @@ def _optional_part(
         core = rest - DATE_ATTRIBUTES  # every kind's records carry a date
         if len(core) >= 2 and counts.all_confidence(core) >= all_conf:
             continue  # what it adds coheres: a kind of its own ({postage, seller})
-        return schema
-    return None
+        return True
+    return False
 
 
 def fold_owner(
@@ -620,18 +620,14 @@ def induce_schemas(
     for pattern in sorted(candidates, key=lambda p: (-len(p), sorted(p))):
         if any(pattern < other for other in candidates):
             continue
-        if (
-            config.optional_columns
-            and _optional_part(
-                counts,
-                pattern,
-                schemas,
-                config.extension_confidence_threshold,
-                config.all_confidence_threshold,
-                # at discovery a part is owned only beside all of the schema
-                # (the paper's rule); records that carry part of it fold later
-            )
-            is not None
+        # at discovery a part is owned only beside all of the schema (the
+        # paper's rule); records that carry part of it are folded later
+        if config.optional_columns and _optional_part(
+            counts,
+            pattern,
+            schemas,
+            config.extension_confidence_threshold,
+            config.all_confidence_threshold,
         ):
             continue
         if (

@@ -112,6 +112,22 @@ def _period_sides(a: str, b: str) -> tuple[str, str, str]:
     return sides[0], sides[1], " ".join(inside)
 
 
+def _first_side(head: str, mid: str) -> tuple[str, str]:
+    """(measure text, side A) of the words between a comparison's cue and its B.
+
+    Side A is the period or event anchor they hold, the rest joins the
+    measure; with neither, all of them are side A ("more at Blue Door than at
+    Nero", "as many fish from Lough Mask as ...": categorical, read by the
+    mapper).
+    """
+    ranges = find_date_ranges(mid, date(2000, 1, 1))
+    anchors, _ = find_anchors(mid)
+    side = ranges[0].text if ranges else anchors[0].text if anchors else ""
+    if not side:
+        return " ".join(head.split()), mid.strip()
+    return " ".join((head + " " + mid.replace(side, " ")).split()), side.strip()
+
+
 def read_sides(q: str) -> tuple[str, str, str, str] | None:
     """(measure text, side A, side B, how) of a comparison, or None."""
     m = _THAN_RE.search(q)
@@ -130,31 +146,13 @@ def read_sides(q: str) -> tuple[str, str, str, str] | None:
         ):  # "how many times more than 5 km did I run" is a count
             how = "ratio"
             head = _TIMES_HEAD_RE.sub(" how many ", head)
-        mid, b = m.group("mid"), m.group("b")
-        ranges = find_date_ranges(mid, date(2000, 1, 1))
-        anchors, _ = find_anchors(mid)
-        side_a = ""
-        if ranges:
-            side_a = ranges[0].text
-        elif anchors:
-            side_a = anchors[0].text
-        measure = head + " " + cmp_word + " " + mid.replace(side_a, " ")
-        if not side_a:
-            # "more at Blue Door than at Nero": categorical, read by the mapper
-            side_a = mid
-            measure = head + " " + cmp_word
-        return " ".join(measure.split()), side_a.strip(), b.strip(" ?.!"), how
+        measure, side_a = _first_side(head + " " + cmp_word, m.group("mid"))
+        return measure, side_a, m.group("b").strip(" ?.!"), how
     m = _TIMES_AS_RE.search(q)
     if m is not None:
-        mid, b = m.group("mid"), m.group("b").strip(" ?.!")
         head = q[: m.start()] + " how " + m.group("q")
-        ranges = find_date_ranges(mid, date(2000, 1, 1))
-        anchors, _ = find_anchors(mid)
-        side_a = ranges[0].text if ranges else anchors[0].text if anchors else ""
-        if not side_a:  # "as many fish from Lough Mask as from Lough Corrib"
-            return " ".join(head.split()), mid.strip(), b, "ratio"
-        measure = head + " " + mid.replace(side_a, " ")
-        return " ".join(measure.split()), side_a.strip(), b, "ratio"
+        measure, side_a = _first_side(head, m.group("mid"))
+        return measure, side_a, m.group("b").strip(" ?.!"), "ratio"
     for regex, how in ((_BETWEEN_RE, "difference"), (_VS_RE, "difference")):
         m = regex.search(q)
         if m is not None:

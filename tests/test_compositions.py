@@ -302,7 +302,9 @@ def _j(obj):
 
 
 def _run_model(mem, model, question):
-    graph = create_query_graph(mem, model=model, rules_first=False).compile()
+    graph = create_query_graph(
+        mem, model=model, rules_first=False, forms=False
+    ).compile()
     return graph.invoke({"question": question, "question_time": NOW})
 
 

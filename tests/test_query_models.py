@@ -25,6 +25,7 @@ READER = j({"answer": "About 6.69 hours on average.", "evidence": ["S1:1", "Z9:9
 
 
 def run(memory, model, question="What was my average total sleep?", **options):
+    options.setdefault("forms", False)  # the free planner (forms: test_form_fill)
     graph = create_query_graph(
         memory, model=model, rules_first=False, **options
     ).compile()
@@ -186,7 +187,7 @@ def test_what_the_rules_cannot_read_goes_to_the_model_and_is_said(sample_memory)
     )
     assert rules["value"] is None and rules["unresolved"]  # 'beach' unread
     model = structured([plan(("average sleep", "compute")), j(AVG_SLEEP), READER])
-    graph = create_query_graph(sample_memory, model=model).compile()
+    graph = create_query_graph(sample_memory, model=model, forms=False).compile()
     out = graph.invoke({"question": question, "question_time": "2026-03-30T21:00"})
     assert out["planned_by"] == "model" and len(model.prompts) == 3
     assert out["value"] is not None

@@ -264,3 +264,15 @@ def read_answer(
         "value": value,
         "unit": unit,
     }
+
+
+def model_reading(out: dict[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+    """A model-planned answer with a value says what the rules could not use."""
+    left = state.get("rules_left") or []
+    if left and out.get("value") is not None:
+        # the rules and the model read the question differently: said so
+        out["answer"] = (
+            f"{out['answer']} (This is the model's reading: the rules could "
+            f"not use {'; '.join(left)}.)"
+        )
+    return out

@@ -60,6 +60,7 @@ def create_query_graph(
     prompts: dict[str, str] | None = None,
     max_attempts: int = 3,
     rules_first: bool = True,
+    forms: bool = True,
 ) -> StateGraph[QueryState, AdaMMContext, QueryInput, QueryOutput]:
     """The query graph, uncompiled: ``.compile(checkpointer=..., store=...)``.
 
@@ -87,13 +88,20 @@ def create_query_graph(
         progressive: Choose each step's arguments after the steps before it
             ran (False: all arguments up front, "w/o progressive execution").
         prompts: Overrides of ``planner``, ``instantiate``, ``repair``,
-            ``reader`` (see ``langgraph_adamm.planning.prompts``).
+            ``reader``, ``form``, ``form_repair`` (see
+            ``langgraph_adamm.planning.prompts``).
         max_attempts: Model calls per structured output before giving up.
         rules_first: With a model, a question the rules read whole (an
             analytic plan, every word accounted for) is planned and read by the
             rules and the model is not asked; the model plans what the rules
             could not read, and the answer says what they could not use. False:
             the model plans every question.
+        forms: With a model and analytic memory, the model fills a question
+            form (:mod:`langgraph_adamm.planning.form_fill`: the form, its
+            slots and the span of the question each came from) and the form
+            builds the plan in code; a slot naming what the tables do not
+            hold is shown to the model once to repair. False: the model writes
+            a free plan and each step's arguments.
     """
     if isinstance(rerank, str) and rerank != FOREST:
         raise AdaMMError(f"unknown rerank {rerank!r}: use 'forest' or a callable")
@@ -106,6 +114,8 @@ def create_query_graph(
         "instantiate": default_prompts.INSTANTIATE_PROMPT,
         "repair": default_prompts.REPAIR_NOTE,
         "reader": default_prompts.READER_PROMPT,
+        "form": default_prompts.FORM_PROMPT,
+        "form_repair": default_prompts.FORM_REPAIR_NOTE,
     }
     texts.update(prompts or {})
     nodes = QueryNodes(
@@ -119,6 +129,7 @@ def create_query_graph(
         prompts=texts,
         max_attempts=max_attempts,
         rules_first=rules_first,
+        forms=forms,
     )
     graph = StateGraph(
         QueryState,

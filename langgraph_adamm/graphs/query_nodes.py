@@ -20,11 +20,13 @@ from langgraph.runtime import Runtime
 
 from langgraph_adamm.chat import StructuredModel, TemplatePrompt
 from langgraph_adamm.errors import AdaMMError
+from langgraph_adamm.graphs.form_calls import fill_form
 from langgraph_adamm.graphs.graph_memory import QueryMemory, query_memory
 from langgraph_adamm.graphs.model_calls import (
     STEP_MODELS,
     instantiated,
     instantiation_prompt,
+    model_reading,
     planned,
     planner_prompt,
     read_answer,
@@ -100,6 +102,7 @@ class QueryNodes:
         prompts: dict[str, str],
         max_attempts: int,
         rules_first: bool = True,
+        forms: bool = True,
     ) -> None:
         self.memory = memory
         self.model: StructuredModel | None = model
@@ -111,6 +114,7 @@ class QueryNodes:
         self.prompts = prompts
         self.max_attempts = max_attempts
         self.rules_first = rules_first
+        self.forms = forms
         self._embeds: dict[int, CachedEmbed] = {}
         self._forests: OrderedDict[int, tuple[Any, ForestReranker]] = OrderedDict()
         self._forests_lock = threading.Lock()
@@ -313,19 +317,9 @@ class QueryNodes:
             # the rules read every word: a model's plan could only be worse
             return rules | {
                 "planned_by": "rules",
-                "notes": [
-                    "the rules read the whole question; the model was not asked to "
-                    "plan",
-                    *rules.get("notes", []),
-                ],
-            }
-        record = yield model_work(
-            self._chat(),
-            "planner",
-            PlanOutput,
-            self._planner_prompt(state, mem),
-            attempts=self.max_attempts,
-        )
+                "notes": ["the rules read the whole question; the model was not "
+                          "asked to plan", *rules.get("notes", [])],
+            }  # fmt: skip
         left = rules.get("unresolved") or []
         if left:
             said = [f"the rules could not use: {'; '.join(left)}; the model planned"]
@@ -333,6 +327,27 @@ class QueryNodes:
             said = ["no table answered the rules' reading; the model planned"]
         else:
             said = []
+        shown = self._context(mem, state["question"])
+        if self.forms and self.analytic and shown.table_cards:
+            filled = yield from fill_form(
+                self._chat(),
+                self.prompts,
+                state,
+                rules,
+                shown=shown,
+                every=lambda: self._context(mem, state["question"], rules=True),
+                composer=self._composer(mem),
+                allowed=self._allowed_in(mem),
+                attempts=self.max_attempts,
+            )
+            return filled | {"notes": said + filled["notes"], "rules_left": left}
+        record = yield model_work(
+            self._chat(),
+            "planner",
+            PlanOutput,
+            self._planner_prompt(state, mem),
+            attempts=self.max_attempts,
+        )
         out = planned(record, self._allowed_in(mem), mem.config.max_steps)
         return out | {"notes": said + out.get("notes", []), "rules_left": left}
 
@@ -344,9 +359,12 @@ class QueryNodes:
             mem.config.max_steps,
         )
 
-    def _rule_plan(self, state: QueryState, mem: QueryMemory) -> dict[str, Any]:
+    def _composer(self, mem: QueryMemory) -> Composer:
         planner = RulePlanner(self._planning_vectors(mem))  # cached in _embeds
-        composed, rp = Composer(planner, getattr(mem, "record_words", None)).compose(
+        return Composer(planner, getattr(mem, "record_words", None))
+
+    def _rule_plan(self, state: QueryState, mem: QueryMemory) -> dict[str, Any]:
+        composed, rp = self._composer(mem).compose(
             state["question"],
             parse_time(state["now"]),
             self._context(mem, state["question"], rules=True),
@@ -414,7 +432,7 @@ class QueryNodes:
         runs, one after another in plan order.
         """
         mem = self._mem(state, runtime, config)
-        if self.model is None or state.get("planned_by") == "rules":
+        if self.model is None or state.get("planned_by") in ("rules", "form"):
             return self._offline_call(state)
         plan, steps = state["plan"], state.get("steps") or []
         drafts = list(state.get("drafts") or [])
@@ -568,6 +586,8 @@ class QueryNodes:
             return reading
         if state.get("planned_by") == "rules":
             return reading  # the rules' exact figure, said as the rules say it
+        if state.get("planned_by") == "form":  # the tools' figure, said as is
+            return model_reading(reading, state)
         record = yield model_work(
             self.model,
             "reader",
@@ -575,12 +595,4 @@ class QueryNodes:
             reader_prompt(self.prompts["reader"], state, reading),
             attempts=self.max_attempts,
         )
-        out = read_answer(state, reading, record)
-        left = state.get("rules_left") or []
-        if left and out.get("value") is not None:
-            # the rules and the model read the question differently: said so
-            out["answer"] = (
-                f"{out['answer']} (This is the model's reading: the rules could "
-                f"not use {'; '.join(left)}.)"
-            )
-        return out
+        return model_reading(read_answer(state, reading, record), state)

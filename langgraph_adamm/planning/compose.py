@@ -173,10 +173,10 @@ class Composer:
                 dict(last, arguments=dict(last["arguments"], answer_column=column))
             ]
         if drafts:
-            self._account(question, drafts, now, context, out, form)
+            self.account(question, drafts, now, context, out, form)
         return out, plan
 
-    def _account(
+    def account(
         self,
         question: str,
         drafts: list[dict[str, Any]],
@@ -185,6 +185,7 @@ class Composer:
         out: ComposedPlan,
         answer_form: str,
     ) -> None:
+        """Sort the words ``drafts`` left: subjects, and parts reported unused."""
         form = [
             w
             for d in drafts

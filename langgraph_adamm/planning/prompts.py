@@ -80,3 +80,50 @@ Now: {question_time}
 Plan and results:
 {results}"""
 """Fields: question, question_time, results, unresolved."""
+
+FORM_PROMPT = """Fill in the form of a question about a user's records.
+
+Question: {question}
+Today: {question_time}
+
+Tables (use only these names; a filter value must be one of a column's values):
+{catalogue}
+
+Forms:
+- value: one figure over the records: operator sum, avg, count, min, max,
+  median, latest or first of a measure column.
+- compare: two sides that differ in one filter value or one period; combine
+  is difference (side one minus side two), ratio, percent_change (from side
+  one to side two), greater or less (yes/no: is side one greater/less).
+- top_group: the group (a column, or day/week/month/year) with the highest
+  (bottom=false) or lowest (bottom=true) figure.
+- share: the part (a filter) as a percentage of the whole.
+- not_records: the question is not about the tables' records.
+
+A period is its first and last day (YYYY-MM-DD), read against today. An event
+the question bounds the period by goes in event, with relation since, before
+or on; never guess its date. Each span is copied word for word from the
+Question above. Fill only slots the Question asks for; leave the others out.
+
+Examples (other questions, other tables):
+"How much did I spend at Lidl in March?" ->
+{{"form": "value", "table": "shop_log", "operator": "sum", "measure": "amount",
+ "measure_span": "how much did I spend", "filters": [{{"column": "shop",
+ "value": "Lidl", "span": "at Lidl"}}], "period": {{"start": "2026-03-01",
+ "end": "2026-03-31", "span": "in March"}}}}
+"How many runs have I done since I started the new job?" ->
+{{"form": "value", "table": "run_log", "operator": "count", "event":
+ {{"relation": "since", "event": "I started the new job", "span": "since I
+ started the new job"}}}}
+"Did I pay more per coffee at Bean than at Brew?" ->
+{{"form": "compare", "table": "coffee_log", "operator": "avg", "measure":
+ "price", "measure_span": "pay more per coffee", "filters": [{{"column": "cafe",
+ "value": "Bean", "span": "at Bean"}}], "other": {{"filter": {{"column": "cafe",
+ "value": "Brew", "span": "at Brew"}}}}, "combine": "greater"}}{repair}"""
+"""Fields: question, question_time, catalogue, repair."""
+
+FORM_REPAIR_NOTE = """
+
+Your previous form named what the tables do not hold: {error}
+Correct it."""
+"""Fields: error."""

@@ -5,6 +5,8 @@
     python tools/benchmarks/bench_local_model.py --model GGUF planning \\
         [--compositional N]
     python tools/benchmarks/bench_local_model.py --model GGUF forest [--questions N]
+    python tools/benchmarks/bench_local_model.py --model GGUF forms \\
+        [--sets compositional_c ...] [--per-set N] [--free N]
 
 The model (a GGUF file; ``tools/support/assemble_qwen.py`` builds Qwen2.5-Coder-1.5B)
 runs behind llama.cpp's OpenAI-compatible server (``tools/support/local_model.py``) and
@@ -21,6 +23,12 @@ failures, median seconds and median tokens in and out.
   model) against the rule planner on the same offline-built memories: the
   first N questions of each compositional history, and N of the generator's
   questions for one seed. Exact values (``matches_gold``).
+- ``forms``: the rules alone, the model filling question forms (the default
+  with a model), and the model planning freely (``forms=False``; the first
+  ``--free`` questions per set, it is slow), on the questions of each set the
+  rules do not read whole (the only ones a model is asked with
+  ``rules_first``). Verdicts: exact, caveated (no number stated as fact),
+  wrong (a wrong number stated).
 - ``forest``: Mem-Gallery Recall@10 / Hit@10 on the first N questions of one
   dev scenario: the hierarchy, the fixed-edge forest (no model), and the
   verified forest (node verifier + ECV by the model).
@@ -274,6 +282,128 @@ def _print_planning(result: dict[str, Any]) -> None:
         )
 
 
+# -- forms ---------------------------------------------------------------------------
+
+
+def _verdict(out: dict[str, Any], gold: dict[str, Any]) -> str:
+    """exact, caveated (no number stated as fact) or wrong (a wrong one stated)."""
+    from langgraph_adamm.cli import matches_gold
+
+    stated = out.get("value") is not None and not out.get("unresolved")
+    if gold.get("unanswerable"):
+        return "wrong" if stated else "exact"
+    if matches_gold(out, gold):
+        return "exact"
+    return "wrong" if stated else "caveated"
+
+
+def _read_whole(out: dict[str, Any]) -> bool:
+    return out.get("value") is not None and not out.get("unresolved")
+
+
+def run_forms(llm: StructuredModel, args: argparse.Namespace) -> dict[str, Any]:
+    """Rules alone, the model filling forms, the model planning freely.
+
+    The questions are those of each set whose rules' answer is not an
+    unqualified value; those whose rules' plan was whole (caveated only by
+    what the tools found) never reach a model (``rules_first``) and are
+    listed apart. ``--per-set``: questions the model is asked, per set.
+    """
+    from langgraph_adamm import Memory
+    from langgraph_adamm.graphs import create_query_graph
+
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for set_name in args.sets:
+            folder = ROOT / "tools" / "datasets" / set_name
+            chosen = 0
+            for hist in sorted(folder.glob("history_*.json")):
+                name = hist.stem.removeprefix("history_")
+                user = json.loads(hist.read_text(encoding="utf-8"))["user_id"]
+                qfile = folder / f"questions_{name}.jsonl"
+                questions = [
+                    json.loads(line)
+                    for line in qfile.read_text(encoding="utf-8").splitlines()
+                    if line.strip()
+                ]
+                with Memory(Path(tmp) / f"{set_name}_{name}.duckdb", user_id=user) as m:
+                    m.ingest(hist)
+                    rules = create_query_graph(m).compile()
+                    forms = create_query_graph(m, model=llm).compile()
+                    free = create_query_graph(m, model=llm, forms=False).compile()
+                    for q in questions:
+                        if chosen >= args.per_set:
+                            break
+                        offline = _answer(rules, q)
+                        if _read_whole(offline):
+                            continue  # the model is never asked
+                        row = {
+                            "set": set_name,
+                            "id": q.get("question_id"),
+                            "question": q["question"],
+                            "rules": _verdict(offline, q["gold"]),
+                        }
+                        modes = [("forms", forms)]
+                        if chosen < args.free:
+                            modes.append(("free", free))
+                        for mode, graph in modes:
+                            t = time.perf_counter()
+                            seen = len(RECORDS)
+                            out = _answer(graph, q)
+                            row[f"{mode}_fills"] = [
+                                r.value.model_dump(mode="json", exclude_none=True)
+                                for r in RECORDS[seen:]
+                                if r.role == "form" and r.ok
+                            ]
+                            row[f"{mode}_unresolved"] = out.get("unresolved")
+                            row[mode] = _verdict(out, q["gold"])
+                            row[f"{mode}_s"] = round(time.perf_counter() - t, 1)
+                            row[f"{mode}_planned_by"] = out.get("planned_by")
+                            row[f"{mode}_notes"] = [
+                                n for n in out.get("notes") or [] if "form" in n
+                            ][:2]
+                            row[f"{mode}_steps"] = [
+                                s.get("tool") for s in out.get("steps") or []
+                            ]
+                            row[f"{mode}_value"] = out.get("value")
+                            if mode == "forms":
+                                row["asked"] = not any(
+                                    "was not asked" in n for n in out.get("notes") or []
+                                )
+                                if not row["asked"]:
+                                    break  # the rules' plan was whole: no model
+                        rows.append(row)
+                        chosen += bool(row["asked"])
+                        print(
+                            f"{set_name} {row['id']}: rules {row['rules']} forms "
+                            f"{row['forms']} ({row['forms_s']} s) free "
+                            f"{row.get('free', '-')}",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+    return {"questions": rows}
+
+
+def _print_forms(result: dict[str, Any]) -> None:
+    rows = [r for r in result["questions"] if r.get("asked")]
+    print(
+        f"{len(rows)} questions asked of the model; "
+        f"{len(result['questions']) - len(rows)} more the rules planned whole "
+        "(caveated by what the tools found), not asked"
+    )
+    print("| mode | questions | exact | caveated | wrong stated | median s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for mode in ("rules", "forms", "free"):
+        rs = [r for r in rows if mode in r]
+        secs = [r[f"{mode}_s"] for r in rs if f"{mode}_s" in r]
+        print(
+            f"| {mode} | {len(rs)} | {sum(r[mode] == 'exact' for r in rs)} | "
+            f"{sum(r[mode] == 'caveated' for r in rs)} | "
+            f"{sum(r[mode] == 'wrong' for r in rs)} | "
+            f"{_median(secs) if secs else '-'} |"
+        )
+
+
 # -- forest ------------------------------------------------------------------------
 
 
@@ -341,6 +471,10 @@ def main(argv: list[str] | None = None) -> int:
     pl.add_argument("--compositional", type=int, default=3)
     pl.add_argument("--seed", type=int, default=3001)
     pl.add_argument("--generated", type=int, default=4)
+    fm = sub.add_parser("forms")
+    fm.add_argument("--sets", nargs="+", default=["compositional_c", "compositional_d"])
+    fm.add_argument("--per-set", type=int, default=12)
+    fm.add_argument("--free", type=int, default=3, help="per set, also planned freely")
     fo = sub.add_parser("forest")
     fo.add_argument(
         "--dev", default=str(ROOT.parent / "shared/benchmarks/mem-gallery/dev")
@@ -355,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         chat = server.chat(timeout_s=args.timeout, max_tokens=args.max_tokens)
         llm = StructuredModel(chat, context_tokens=args.n_ctx)
         run = {"extraction": run_extraction, "planning": run_planning,
-               "forest": run_forest}[args.task]  # fmt: skip
+               "forest": run_forest, "forms": run_forms}[args.task]  # fmt: skip
         result = run(llm, args)
     result["roles"] = role_table(RECORDS)
     result["failed_calls"] = [
@@ -363,11 +497,16 @@ def main(argv: list[str] | None = None) -> int:
         for r in RECORDS
         if not r.ok
     ]
+    result["retried_calls"] = [
+        {"role": r.role, "attempts": r.attempts, "errors": r.errors}
+        for r in RECORDS
+        if r.ok and r.attempts > 1
+    ]
     result["model"] = args.model.name
     result["threads"] = args.threads
     result["wall_s"] = round(time.perf_counter() - started, 1)
     printers = {"extraction": _print_extraction, "planning": _print_planning,
-                "forest": _print_forest}  # fmt: skip
+                "forest": _print_forest, "forms": _print_forms}  # fmt: skip
     printers[args.task](result)
     print()
     _print_roles(result["roles"])

@@ -183,6 +183,20 @@ def test_a_word_no_slot_used_withholds_the_figure(mem, table):
     assert any("muddy" in u for u in out["unresolved"])
 
 
+def test_a_value_its_span_does_not_name_is_reported(mem, table):
+    # "after we moved" is in the question, but it names no park
+    fill = {
+        "form": "value",
+        "table": table,
+        "operator": "sum",
+        "measure": "distance",
+        "filters": [{"column": "park", "value": "Riverside", "span": "after we moved"}],
+    }
+    out = ask(mem, structured([j(fill)]), "How far did I walk after we moved?")
+    assert out["value"] is None
+    assert any("does not name it" in u for u in out["unresolved"])
+
+
 def test_a_span_the_question_does_not_say_is_reported(mem, table):
     fill = {
         "form": "value",

@@ -18,7 +18,8 @@ same steps the rules' forms build (step references, ``combine``,
 * a filter value no row of its column holds is *not* repaired - the model
   would swap in a value the question did not ask for - but reported, and the
   answer gives no number;
-* a span the question does not hold is reported, and so is every content
+* a span the question does not hold, or a filter's span that does not name
+  its value (a word of the value in it), is reported, and so is every content
   word no slot used (the planner's word accounting,
   :mod:`langgraph_adamm.planning.accounting`, run over the built steps with
   the period and event spans set aside).
@@ -38,7 +39,7 @@ from langgraph_adamm.planning.anchors import Anchor, anchor_filters
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
 from langgraph_adamm.planning.cues import names_in
 from langgraph_adamm.planning.forms import ComposedPlan
-from langgraph_adamm.planning.text import fold_accents
+from langgraph_adamm.planning.text import STOPWORDS, fold_accents, words
 from langgraph_adamm.schemas import WireModel
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, RANK, SEMANTIC_MATCH
 
@@ -167,6 +168,16 @@ def _value_held(col: ColumnCard, value: str) -> str | None:
     return None
 
 
+def _names(span: str, value: str) -> bool:
+    """Whether a span names a value: a word of the value stands in it.
+
+    "on Corrib trips" names "Lough Corrib"; "after Mum went home" names no
+    client, whatever the model filled in.
+    """
+    said = set(words(span.lower()))
+    return any(w in said for w in words(value.lower()) if w not in STOPWORDS)
+
+
 def _in_question(span: str | None, question: str) -> bool:
     if not span:
         return False
@@ -227,7 +238,14 @@ class _Build:
         col = self.column(card, slot.column, "filter column")
         if col is None:
             return None
-        self.span(slot.span, f"the condition {slot.column} = {slot.value!r}")
+        said = f"the condition {slot.column} = {slot.value!r}"
+        if not self.span(slot.span, said):
+            return None
+        if not _names(slot.span, slot.value):
+            self.out.unresolved.append(
+                f"{said} (the model read it from '{slot.span}', which does not name it)"
+            )
+            return None
         held = _value_held(col, slot.value)
         if held is None:
             self.out.unresolved.append(

@@ -303,3 +303,92 @@ def test_a_question_not_about_the_records_is_recalled(mem):
     )
     assert [s["tool"] for s in out["steps"]] == ["semantic_match"]
     assert out["value"] is None
+
+
+def test_a_form_that_builds_no_step_leaves_the_rules_reading(mem, table):
+    # side two names a park no row holds: nothing to compare, no crash
+    fill = {
+        "form": "compare",
+        "table": table,
+        "operator": "sum",
+        "measure": "distance",
+        "filters": [{"column": "park", "value": "Riverside", "span": "Riverside"}],
+        "other": {"filter": {"column": "park", "value": "Beach", "span": "beach"}},
+        "combine": "difference",
+    }
+    for run_async in (False, True):
+        out = ask(
+            mem,
+            structured([j(fill)]),
+            "Did I walk further at Riverside than on the beach?",
+            run_async=run_async,
+        )
+        assert out["planned_by"] == "rules" and out["value"] is None
+        assert any("built no step" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize(
+    "question, fill, said",
+    [
+        # the question's event, left out of the form
+        (
+            "How many walks since we moved?",
+            {"form": "value", "operator": "count"},
+            "no slot of the form reads it",
+        ),
+        # a period left out
+        (
+            "How many walks in April?",
+            {"form": "value", "operator": "count"},
+            "no slot of the form reads it",
+        ),
+        # a condition left out
+        (
+            "How many walks longer than 3 km?",
+            {"form": "value", "operator": "count"},
+            "no slot of the form reads it",
+        ),
+        # April's days under the span "in May"
+        (
+            "How far did I walk in May?",
+            {
+                "form": "value",
+                "operator": "sum",
+                "measure": "distance",
+                "period": {
+                    "start": "2026-04-01",
+                    "end": "2026-04-30",
+                    "span": "in May",
+                },
+            },
+            "which says 2026-05-01..2026-05-31",
+        ),
+        # "since" for "before"
+        (
+            "How many walks before we moved?",
+            {
+                "form": "value",
+                "operator": "count",
+                "event": {
+                    "relation": "since",
+                    "event": "we moved",
+                    "span": "before we moved",
+                },
+            },
+            "says before",
+        ),
+    ],
+)
+def test_a_part_the_form_misread_or_left_out_gives_no_number(
+    mem, table, question, fill, said
+):
+    out = ask(mem, structured([j({**fill, "table": table})]), question)
+    assert out["value"] is None
+    assert any(said in u for u in out["unresolved"]), out["unresolved"]
+
+
+def test_another_operator_than_the_rules_read_is_said(mem, table):
+    fill = {"form": "value", "table": table, "operator": "min", "measure": "distance"}
+    out = ask(mem, structured([j(fill)]), "What was my longest walk?")
+    assert out["value"] is None
+    assert any("what is measured" in u for u in out["unresolved"])

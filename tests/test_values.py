@@ -35,6 +35,7 @@ def test_a_unit_suffix_follows_a_word():
     # a symbol is one word: "pH" and "PH" are one column, "kH" no "k" and "h"
     assert normalize_attribute("pH")[0] == normalize_attribute("PH")[0] == "ph"
     assert normalize_attribute("kH")[0] == "kh"
+    assert normalize_attribute("total_pH")[0] == "total_ph"
     assert normalize_attribute("HbA1c")[0] == "hb_a1c"
     assert normalize_attribute("TimeInRange")[0] == "time_in_range"
     assert normalize_attribute("avgHR")[0] == "avg_hr"

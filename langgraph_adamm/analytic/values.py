@@ -178,7 +178,7 @@ class ParsedValue:
     a thousands dot, 14854; "12,345" is 12345 or 12.345. The column decides."""
 
 
-_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?<!\b[a-z])(?=[A-Z])")
+_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?<!\b[a-z])(?<!_[a-z])(?=[A-Z])")
 """A capital after a lower-case letter starts a word ("deepSleep", "HbA1c"),
 except after a word's one lower-case first letter: "pH", "kH", "dB", "mL" are
 symbols, one word each."""

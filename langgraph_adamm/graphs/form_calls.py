@@ -54,11 +54,12 @@ def form_prompt(
 
 
 def _readings(drafts: Any) -> set[tuple[str, str]]:
-    """(table, measure) of each analytic step of a plan."""
+    """(table, operator of measure) of each analytic step of a plan."""
     return {
         (
             str(d["arguments"].get("table")),
-            str(d["arguments"].get("target_column_expression") or "count"),
+            f"{d['arguments'].get('operator', 'rank')} of "
+            + str(d["arguments"].get("target_column_expression") or "records"),
         )
         for d in drafts or []
         if d.get("tool") in (COMPUTE, RANK) and isinstance(d.get("arguments"), dict)
@@ -101,10 +102,10 @@ def _built(
     question: str,
     now: datetime | date,
     context: Callable[[], PlanningContext],
-    composer: Any,
+    composer: Callable[[], Any],
 ) -> FilledPlan | FillErrors:
     try:
-        return build_filled(fill, question, now, context(), composer)
+        return build_filled(fill, question, now, context(), composer())
     except FillErrors as exc:
         return exc
 
@@ -115,26 +116,30 @@ def fill_form(
     state: Mapping[str, Any],
     rules: dict[str, Any],
     *,
-    shown: PlanningContext,
+    shown: Callable[[], PlanningContext],
     every: Callable[[], PlanningContext],
-    composer: Any,
+    composer: Callable[[], Any],
     allowed: Callable[[str], bool],
     attempts: int,
-) -> Generator[Work, Any, dict[str, Any]]:
+) -> Generator[Work, Any, dict[str, Any] | None]:
     """The plan node's update: the model's filled form, else the rules' plan.
 
-    ``shown``: the tables the prompt shows; ``every()``: the context the slots
-    are checked against (every table); ``composer``: the rules' composer (its
-    event steps and word accounting).
+    ``shown()``: the tables the prompt shows (None is returned when there are
+    none: nothing to fill); ``every()``: the context the slots are checked
+    against (every table); ``composer()``: the rules' composer (its event
+    steps and word accounting). Each is built in a :class:`Work` (it embeds).
     """
     question, now = state["question"], parse_time(state["now"])
+    context = yield Work(shown)
+    if not context.table_cards:
+        return None
     error: str | None = None
     for _ in range(FORM_TRIES):
         record = yield model_work(
             chat,
             "form",
             FormFill,
-            form_prompt(prompts, state, shown, error),
+            form_prompt(prompts, state, context, error),
             attempts=attempts,
         )
         if not record.ok:
@@ -147,6 +152,9 @@ def fill_form(
             error = str(built)
             continue
         tools = sorted({d["tool"] for d in built.composed.drafts})
+        if not tools:
+            error = "it built no step: " + "; ".join(built.composed.unresolved)
+            break
         if all(allowed(t) for t in tools):
             return form_planned(built, rules)
         error = f"its plan needs a memory that is off ({', '.join(tools)})"

@@ -327,19 +327,16 @@ class QueryNodes:
             said = ["no table answered the rules' reading; the model planned"]
         else:
             said = []
-        shown = self._context(mem, state["question"])
-        if self.forms and self.analytic and shown.table_cards:
+        q, filled = state["question"], None
+        if self.forms and self.analytic:
             filled = yield from fill_form(
-                self._chat(),
-                self.prompts,
-                state,
-                rules,
-                shown=shown,
-                every=lambda: self._context(mem, state["question"], rules=True),
-                composer=self._composer(mem),
-                allowed=self._allowed_in(mem),
-                attempts=self.max_attempts,
-            )
+                self._chat(), self.prompts, state, rules,
+                shown=lambda: self._context(mem, q),
+                every=lambda: self._context(mem, q, rules=True),
+                composer=lambda: self._composer(mem),
+                allowed=self._allowed_in(mem), attempts=self.max_attempts,
+            )  # fmt: skip
+        if filled is not None:
             return filled | {"notes": said + filled["notes"], "rules_left": left}
         record = yield model_work(
             self._chat(),
@@ -586,7 +583,9 @@ class QueryNodes:
             return reading
         if state.get("planned_by") == "rules":
             return reading  # the rules' exact figure, said as the rules say it
-        if state.get("planned_by") == "form":  # the tools' figure, said as is
+        if state.get("planned_by") == "form" and any(
+            p["tool"] in ANALYTIC_TOOLS for p in state.get("plan") or []
+        ):  # the tools' figure, said as is; recalled memories the model reads
             return model_reading(reading, state)
         record = yield model_work(
             self.model,

@@ -73,9 +73,10 @@ class QueryOutput(TypedDict, total=False):
     """Names in the question read as whom the records are about ("Biscuit" in a
     memory of a dog's walks); the answer says so."""
     planned_by: str
-    """"rules" or "model": with a model configured, a question the rules read
-    whole (every word accounted for) is planned by the rules and the model is
-    not asked."""
+    """"rules", "form" or "model": with a model configured, a question the rules
+    read whole (every word accounted for) is planned by the rules and the model
+    is not asked; otherwise the model fills a question form whose plan is built
+    in code ("form"), or, with ``forms=False``, writes the plan ("model")."""
 
 
 class QueryState(QueryInput, QueryOutput, total=False):

@@ -35,10 +35,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from langgraph_adamm.planning.anchors import Anchor, anchor_filters
+from langgraph_adamm.planning.anchors import Anchor, anchor_filters, find_anchors
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
 from langgraph_adamm.planning.cues import names_in
+from langgraph_adamm.planning.dates import find_date_ranges
 from langgraph_adamm.planning.forms import ComposedPlan
+from langgraph_adamm.planning.intent import read_intent
 from langgraph_adamm.planning.text import STOPWORDS, fold_accents, words
 from langgraph_adamm.schemas import WireModel
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, RANK, SEMANTIC_MATCH
@@ -264,8 +266,17 @@ class _Build:
         if end < start:
             self.errors.append(f"period: {slot.end} is before {slot.start}")
             return None
-        if self.span(slot.span, f"the period {slot.start}..{slot.end}"):
-            self.spans.append(slot.span)
+        said = f"the period {slot.start}..{slot.end}"
+        if not self.span(slot.span, said):
+            return None
+        read = find_date_ranges(slot.span, self.now)
+        if read and (read[0].start, read[0].end) != (start, end):
+            self.out.unresolved.append(
+                f"{said} (the model read it from '{slot.span}', which says "
+                f"{read[0].start}..{read[0].end})"
+            )
+            return None
+        self.spans.append(slot.span)
         return {"column": "time", "op": "between", "value": [slot.start, slot.end]}
 
     # -- steps -------------------------------------------------------------------
@@ -273,9 +284,18 @@ class _Build:
         slot = self.fill.event
         if slot is None:
             return []
-        if self.span(slot.span, f"the event {slot.event!r}"):
-            self.spans.append(slot.span)
+        said = f"the event {slot.event!r}"
+        if not self.span(slot.span, said):
+            return []
         kind = {"since": "since", "before": "before", "on": "day"}[slot.relation]
+        told = find_anchors(" ".join(slot.span.lower().split()))[0]
+        if told and told[0].kind != kind and kind != "day":
+            self.out.unresolved.append(
+                f"{said} (the model read '{slot.relation}', but '{slot.span}' says "
+                f"{told[0].kind})"
+            )
+            return []
+        self.spans.append(slot.span)
         anchor = Anchor(kind=kind, events=[slot.event], text=slot.span)
         first = composer.locate_steps(self.out, anchor)
         return anchor_filters(anchor, first, self.now)
@@ -359,9 +379,15 @@ class _Build:
         if fill.group_span:
             self.span(fill.group_span, f"the group {group}")
         operator = fill.operator or ("count" if fill.measure is None else "sum")
+        if operator in ("latest", "first"):
+            self.errors.append(
+                f"top_group ranks groups by sum, avg, count, min, max or median, "
+                f"not {operator}"
+            )
+            return
         args: dict[str, Any] = {
             "table": card.name,
-            "operator": "count" if operator in ("latest", "first") else operator,
+            "operator": operator,
             "order": "asc" if fill.bottom else "desc",
             "group_by": group,
             "optional_column_filters": filters,
@@ -429,6 +455,26 @@ class _Build:
         )
 
 
+def _unread_parts(rest: str, now: datetime | date) -> list[str]:
+    """Periods, events and conditions the question says and no slot read.
+
+    The word accounting counts them as read (the rules read them from the
+    question); a form that left them out must say so.
+    """
+    q = " ".join(rest.lower().split())
+    left = [f"the event '{a.text.strip()}' (no slot of the form reads it)"
+            for a in find_anchors(q)[0]]  # fmt: skip
+    left += [
+        f"the period '{d.text}' (no slot of the form reads it)"
+        for d in find_date_ranges(q, now)
+    ]
+    left += [
+        f"the condition '{c.text}' (no slot of the form reads it)"
+        for c in read_intent(q, now).conditions
+    ]
+    return left
+
+
 def build_filled(
     fill: FormFill,
     question: str,
@@ -455,6 +501,7 @@ def build_filled(
         rest = question
         for span in build.spans:  # periods and events: read by the slots
             rest = re.sub(re.escape(span), " ", rest, flags=re.IGNORECASE)
+        out.unresolved += _unread_parts(rest, now)
         composer.account(rest, out.drafts, now, context, out, out.answer_form)
     return FilledPlan(out, build.spans)
 

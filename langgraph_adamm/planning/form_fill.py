@@ -148,19 +148,6 @@ def catalogue_text(context: PlanningContext, limit: int = CATALOGUE_TABLES) -> s
     return "\n".join(lines)
 
 
-def _is_number(col: ColumnCard) -> bool:
-    return col.sql_type.upper() in {
-        "DOUBLE",
-        "BIGINT",
-        "INTEGER",
-        "FLOAT",
-        "REAL",
-        "DECIMAL",
-        "NUMERIC",
-        "DOUBLE PRECISION",
-    }
-
-
 def _value_held(col: ColumnCard, value: str) -> str | None:
     """The column's own spelling of ``value`` (None: no row holds it)."""
     wanted = " ".join(value.lower().split())
@@ -317,7 +304,7 @@ class _Build:
             col = self.column(card, fill.measure, "measure")
             if (
                 col is not None
-                and not _is_number(col)
+                and not col.numeric
                 and operator
                 not in (
                     "latest",

@@ -139,17 +139,29 @@ def _filter_values(drafts: Iterable[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _strip_spans(q: str, now: datetime | date) -> str:
-    """The question without its date phrases, event anchors and conditions."""
-    rest = q
-    anchors, _ = find_anchors(rest)
-    for anchor in anchors:
+def said_parts(q: str, now: datetime | date) -> tuple[list[tuple[str, str]], str]:
+    """A (lower-cased) question's event anchors, date phrases and conditions.
+
+    Each is read from what the ones before left: ``("event" | "period" |
+    "condition", its words)`` in that order, and the question without them.
+    """
+    rest, parts = q, []
+    for anchor in find_anchors(rest)[0]:
+        parts.append(("event", anchor.text.strip()))
         rest = rest.replace(anchor.text.strip().lower(), " ")
     for dr in find_date_ranges(rest, now):
+        parts.append(("period", dr.text))
         rest = rest.replace(dr.text.lower(), " ")
     for cond in read_intent(rest, now).conditions:
+        parts.append(("condition", cond.text))
         # with the verb that links it to the records ("runs that covered")
         rest = re.sub(r"(?:\b[a-z]+\s+)?" + re.escape(cond.text), " ", rest)
+    return parts, rest
+
+
+def _strip_spans(q: str, now: datetime | date) -> str:
+    """The question without its date phrases, event anchors and conditions."""
+    rest = said_parts(q, now)[1]
     rest = re.sub(r"\b(?:so|by)\s+far\b", " ", rest)  # "so far": until now
     return re.sub(r"\bin\s+[a-z%$€£]+\s*[?.!]*$", " ", rest)  # "..., in km?"
 

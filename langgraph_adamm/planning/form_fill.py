@@ -35,12 +35,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from langgraph_adamm.planning.accounting import said_parts
 from langgraph_adamm.planning.anchors import Anchor, anchor_filters, find_anchors
 from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableCard
 from langgraph_adamm.planning.cues import names_in
 from langgraph_adamm.planning.dates import find_date_ranges
 from langgraph_adamm.planning.forms import ComposedPlan
-from langgraph_adamm.planning.intent import read_intent
 from langgraph_adamm.planning.text import STOPWORDS, fold_accents, words
 from langgraph_adamm.schemas import WireModel
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, RANK, SEMANTIC_MATCH
@@ -287,14 +287,18 @@ class _Build:
         first = composer.locate_steps(self.out, anchor)
         return anchor_filters(anchor, first, self.now)
 
+    def operator(self) -> str:
+        """The form's operator: a count without a measure, else a sum by default."""
+        fill = self.fill
+        return fill.operator or ("count" if fill.measure is None else "sum")
+
     def measure_step(
         self,
         card: TableCard,
         filters: list[dict[str, Any]],
         about: str,
     ) -> int:
-        fill = self.fill
-        operator = fill.operator or ("count" if fill.measure is None else "sum")
+        fill, operator = self.fill, self.operator()
         args: dict[str, Any] = {
             "table": card.name,
             "operator": operator,
@@ -302,15 +306,8 @@ class _Build:
         }
         if operator != "count":
             col = self.column(card, fill.measure, "measure")
-            if (
-                col is not None
-                and not col.numeric
-                and operator
-                not in (
-                    "latest",
-                    "first",
-                )
-            ):
+            textual = operator in ("latest", "first")  # a text value may be asked
+            if col is not None and not col.numeric and not textual:
                 self.errors.append(
                     f"measure {col.name!r} is not a number; {operator} needs one"
                 )
@@ -365,7 +362,7 @@ class _Build:
                 return
         if fill.group_span:
             self.span(fill.group_span, f"the group {group}")
-        operator = fill.operator or ("count" if fill.measure is None else "sum")
+        operator = self.operator()
         if operator in ("latest", "first"):
             self.errors.append(
                 f"top_group ranks groups by sum, avg, count, min, max or median, "
@@ -448,18 +445,10 @@ def _unread_parts(rest: str, now: datetime | date) -> list[str]:
     The word accounting counts them as read (the rules read them from the
     question); a form that left them out must say so.
     """
-    q = " ".join(rest.lower().split())
-    left = [f"the event '{a.text.strip()}' (no slot of the form reads it)"
-            for a in find_anchors(q)[0]]  # fmt: skip
-    left += [
-        f"the period '{d.text}' (no slot of the form reads it)"
-        for d in find_date_ranges(q, now)
+    parts = said_parts(" ".join(rest.lower().split()), now)[0]
+    return [
+        f"the {kind} '{text}' (no slot of the form reads it)" for kind, text in parts
     ]
-    left += [
-        f"the condition '{c.text}' (no slot of the form reads it)"
-        for c in read_intent(q, now).conditions
-    ]
-    return left
 
 
 def build_filled(

@@ -55,12 +55,12 @@ def test_incremental_support_equals_brute_force():
             assert c.support(F(pat)) == sum(1 for r in rounds if set(pat) <= r)
 
 
-def induce_all(rounds, config=None):
+def induce_all(rounds, config=None, measured=None):
     config = config or AdaMMConfig()
     counts, schemas, log = PatternCounts(), [], []
     for t, r in enumerate(rounds, 1):
         attrs = counts.add(r)
-        for ch in induce_schemas(counts, schemas, attrs, config):
+        for ch in induce_schemas(counts, schemas, attrs, config, measured):
             log.append((t, ch.kind, ch.attributes, ch.base))
     return schemas, log
 
@@ -168,3 +168,28 @@ def test_attributes_that_cohere_are_a_kind_not_optional_columns():
         if "postage" not in schema:
             opt = optional_attributes(counts, schema, schemas, config)
             assert not opt & {"postage", "seller"}
+
+
+def test_an_attribute_stated_alone_is_a_kind_of_its_own():
+    # "weight: 89.2 kg", round after round: one measure, one table
+    numbers = {"weight"}.__contains__
+    schemas, log = induce_all([{"weight"}] * 4, measured=numbers)
+    assert schemas == [F({"weight"})] and log == [
+        (4, "discovered", F({"weight"}), None)
+    ]
+    assert induce_all([{"weight"}] * 3, measured=numbers)[0] == []
+    off = AdaMMConfig(lone_kinds=False)
+    assert induce_all([{"weight"}] * 8, off, numbers)[0] == []
+    # a line of text repeated alone ("Practise at home: tyre levers, ...")
+    assert induce_all([{"advice"}] * 8, measured=numbers)[0] == []
+
+
+def test_an_attribute_stated_mostly_beside_others_is_no_kind_alone():
+    # w joins the run records and is stated alone now and then (4 of 10)
+    every = lambda attribute: True  # noqa: E731
+    rounds = [{"a", "b", "w"}] * 6 + [{"w"}] * 4
+    schemas, _ = induce_all(rounds, measured=every)
+    assert schemas == [F({"a", "b", "w"})]
+    # an attribute of a schema is never a kind alone, however often alone
+    rounds = [{"a", "b"}] * 6 + [{"a"}] * 12
+    assert induce_all(rounds, measured=every)[0] == [F({"a", "b"})]

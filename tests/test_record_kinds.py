@@ -136,3 +136,75 @@ def test_two_kinds_that_share_one_attribute_stay_two_tables():
         assert len(runs) == 1 and len(sits) == 1, sorted(tables)
         assert runs[0]["table"] != sits[0]["table"]
         assert runs[0]["rows"] == 14 and sits[0]["rows"] == 40
+
+
+def test_a_measure_logged_alone_is_a_table_and_answers():
+    start = date(2026, 4, 1)
+    rounds, weights = [], []
+    layouts = [
+        "weight: {w} kg",
+        "On the scales. Weight: {w} kg",
+        "Scales | Weight: {w} kg",
+    ]
+    for i in range(12):
+        day = start + timedelta(days=2 * i)
+        w = round(89.5 - 0.2 * i, 1)
+        weights.append(w)
+        text = layouts[i % 3].format(w=w)
+        rounds.append({"time": f"{day}T08:00:00", "user": text, "assistant": "ok"})
+        rounds.append(
+            {
+                "time": f"{day}T18:00:00",
+                "user": f"Walk - Trail: Loop {i % 2}, Distance: {5 + i % 3} km",
+                "assistant": "ok",
+            }
+        )
+        if i % 2:  # a line of advice, asked again and again: text, no kind
+            rounds.append(
+                {
+                    "time": f"{day}T20:00:00",
+                    "user": "Stretching tip: hold each stretch, no bouncing",
+                    "assistant": "ok",
+                }
+            )
+    history = {"user_id": "u1", "sessions": [{"session_id": "s1", "rounds": rounds}]}
+    with Memory(":memory:", user_id="u1", retrieval=False) as m:
+        m.ingest(history_from_dict(history))
+        tables = [t for t in m.describe_tables() if "weight" in _columns(t)]
+        assert len(tables) == 1 and tables[0]["rows"] == 12, tables
+        assert len(m.describe_tables()) == 2, [t["table"] for t in m.describe_tables()]
+        avg = m.compute(
+            {
+                "table": tables[0]["table"],
+                "operator": "avg",
+                "target_column_expression": "weight",
+            }
+        )
+        assert avg.value == pytest.approx(sum(weights) / 12)
+        # every weigh-in is in April (the 1st to the 23rd)
+        answer = m.ask(
+            "What was my average weight in April?", question_time="2026-05-02"
+        )
+        assert answer["value"] == pytest.approx(sum(weights) / 12)
+
+
+def test_an_answer_over_a_measure_logged_alone_says_what_it_could_not_read():
+    start = date(2026, 4, 1)
+    rounds = []
+    for i in range(10):
+        day = start + timedelta(days=2 * i)
+        rounds.append({"time": f"{day}T08:00:00", "user": f"weight: {88 + i / 10} kg"})
+    # two weigh-ins written another way: no row of the weight table
+    for day, text in (
+        ("2026-04-06", "Weight check: 87.9 kg, before breakfast, scales: new"),
+        ("2026-04-12", "Weight check: 87.6 kg, after the gym, scales: new"),
+    ):
+        rounds.append({"time": f"{day}T09:00:00", "user": text})
+    rounds.sort(key=lambda r: r["time"])
+    history = {"user_id": "u1", "sessions": [{"session_id": "s1", "rounds": rounds}]}
+    with Memory(":memory:", user_id="u1", retrieval=False) as m:
+        m.ingest(history_from_dict(history))
+        tables = [t for t in m.describe_tables() if _columns(t) >= {"weight"}]
+        assert len(tables) == 1 and tables[0]["rows"] == 10, tables
+        out = m.ask("What was my average weight in April?", question_time="2026-05-02")
+        assert out["value"] is None and "did not read" in out["answer"], out["answer"]

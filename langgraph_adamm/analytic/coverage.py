@@ -106,9 +106,12 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
     from langgraph_adamm.analytic.profile import column_labels  # (a cycle)
 
     cols = [c for c in table.columns if c.name not in _AUXILIARY]
-    if len(cols) < 2:
+    if not cols:
         return []
-    need = max(2, math.ceil(COVERAGE_SHARE * len(cols)))
+    # a kind of one measure ("weight: 89.2 kg") is looked for by its label
+    # before a number
+    lone = len(cols) == 1
+    need = 1 if lone else max(2, math.ceil(COVERAGE_SHARE * len(cols)))
     # a column is labelled by its name, its attribute ("time" for time_value)
     # or any label its values were written with ("Loaded" for pieces)
     written = column_labels(memory, table)
@@ -147,7 +150,9 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         for col, regexes in labels.items():
             for regex in regexes:
                 m = regex.search(text)
-                if m is not None:
+                if m is not None and not (
+                    lone and not any(ch.isdigit() for ch in m.group("v"))
+                ):
                     values[col] = m.group("v").strip()
                     break
         if len(values) >= need:
@@ -173,9 +178,14 @@ class _Kinds:
 
     centroids: dict[str, np.ndarray]
     unread: list[tuple[str, Any, str, np.ndarray]]
-    """(round id, time, user text, unit vector) of rounds that gave no row."""
+    """(round id, time, user text, unit vector) of rounds that gave no row, or
+    only a row of a table of one column."""
     vectors: dict[str, tuple[Any, str, np.ndarray]] = field(default_factory=dict)
     """Round id -> (time, user text, unit vector) of every round read."""
+    lone: dict[str, str] = field(default_factory=dict)
+    """Round id -> the one-column table it gave its only row to. One number
+    read from a round ("The co-op took 5 jars") may be a record of another
+    kind read badly: for the other tables such a round is still unread."""
 
 
 def _kinds(memory: AnalyticMemory) -> _Kinds:
@@ -207,6 +217,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
         if norm > 0:
             vectors[str(round_id)] = (time, str(text), vec / norm)
     sources: set[str] = set()
+    lone: dict[str, str] = {}
     centroids: dict[str, np.ndarray] = {}
     for table in memory.tables:
         rounds = {
@@ -215,7 +226,10 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
                 f"SELECT DISTINCT source FROM {memory.qualified(table)}"
             )
         }
-        sources |= rounds
+        if _one_column(table):
+            lone.update(dict.fromkeys(rounds, table.table_name))
+        else:
+            sources |= rounds
         held = [vectors[r][2] for r in rounds if r in vectors]
         if len(held) >= 3:
             mean = np.mean(held, axis=0)
@@ -225,7 +239,12 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
         for rid, (time, text, vec) in vectors.items()
         if rid not in sources and not text.rstrip().endswith("?")  # asked, not told
     ]
-    return _Kinds(centroids, unread, vectors)
+    lone = {rid: name for rid, name in lone.items() if rid not in sources}
+    return _Kinds(centroids, unread, vectors, lone)
+
+
+def _one_column(table: TableSchema) -> bool:
+    return sum(1 for c in table.columns if c.name not in _AUXILIARY) == 1
 
 
 def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
@@ -242,10 +261,19 @@ def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
     mine = kinds.centroids.get(table.table_name)
     if not measures or mine is None:
         return []
-    others = [c for name, c in kinds.centroids.items() if name != table.table_name]
+    # a one-column table's rounds are no kind another table's are measured
+    # against: "the co-op took 5 jars" read alone stays a sale not read
+    lone = set(kinds.lone.values())
+    others = [
+        c
+        for name, c in kinds.centroids.items()
+        if name != table.table_name and name not in lone
+    ]
     spans = _spans(memory, table, measures)
     found = []
     for round_id, time, text, vec in kinds.unread:
+        if kinds.lone.get(round_id) == table.table_name:
+            continue  # its own row
         near = float(vec @ mine)
         if near < NEAR_FLOOR:
             continue

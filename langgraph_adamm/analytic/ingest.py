@@ -11,7 +11,7 @@ the rest pending for the next run.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,10 @@ from langgraph_adamm.analytic.tables import best_observations
 from langgraph_adamm.history import Round
 from langgraph_adamm.storage.bulk import insert_columns
 from langgraph_adamm.storage.rounds import load_rounds
+
+LONE_MEASURE_SHARE = 0.8
+"""The share of an attribute's values that must be numbers for it to be a kind
+alone (see ``_measured``)."""
 
 _OBS_COLUMNS = (
     "user_id",
@@ -262,11 +266,12 @@ class RoundIngestor:
         changed: dict[int, str] = {}  # schema id -> kind
         retired: set[int] = set()
         names: dict[int, str] = {}  # schema id -> the established name it keeps
+        measured = self._measured()
         for _, _, _, _, best in records:
             attrs = self.catalog.counts.add(best)
             touched.add(attrs)
             for change in induce_schemas(
-                self.catalog.counts, self.catalog.patterns, attrs, self.config
+                self.catalog.counts, self.catalog.patterns, attrs, self.config, measured
             ):
                 self._record_change(change, changed, retired, names)
         for change in fold_optional_parts(
@@ -342,6 +347,34 @@ class RoundIngestor:
             )
         outcome.processed = len(batch)
         return outcome
+
+    def _measured(self) -> Callable[[str], bool]:
+        """Whether an attribute's stored values are mostly measures logged alone.
+
+        Asked of an attribute stated alone often enough to be a kind of its own
+        (``schema_induction.lone_kind``): a measure logged alone ("weight: 89.2
+        kg") is a kind. A line of text repeated alone is not, nor a label misread
+        over a clock ("mg/dL 07:35"), nor a line beside other fields of its round
+        ("Imported 5 readings" over an export's rows). Memoised per batch.
+        """
+        memo: dict[str, bool] = {}
+
+        def measured(attribute: str) -> bool:
+            if attribute not in memo:
+                rows = self.db.fetchall(
+                    "SELECT count(*), count(*) FILTER (WHERE o.number IS NOT NULL "
+                    "AND o.value_kind <> 'clock' AND NOT EXISTS (SELECT 1 FROM "
+                    "adamm_observations p WHERE p.user_id = o.user_id AND "
+                    "p.round_id = o.round_id AND p.attribute <> o.attribute)) "
+                    "FROM adamm_observations o WHERE o.user_id = ? AND "
+                    "o.attribute = ?",
+                    [self.user_id, attribute],
+                )
+                n, numbers = rows[0] if rows else (0, 0)
+                memo[attribute] = bool(n) and numbers >= LONE_MEASURE_SHARE * n
+            return memo[attribute]
+
+        return measured
 
     def _record_change(
         self,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
@@ -518,11 +518,43 @@ def fold_optional_parts(
     return changes
 
 
+def lone_kind(
+    counts: PatternCounts,
+    pattern: Pattern,
+    schemas: Iterable[Pattern],
+    config: AdaMMConfig,
+    measured: Callable[[str], bool] | None,
+) -> bool:
+    """Whether one attribute is a record kind of its own ("weight: 89.2 kg").
+
+    People log one measure at a time: a weigh-in, a glucose reading, a glass of
+    water. Such an attribute is a kind when at least θ_s rounds state it alone,
+    at least θ_a of the rounds stating it state nothing else, and ``measured``
+    says its values are numbers. An attribute that joins a schema late is
+    stated beside the schema's attributes, never alone, so it stays out; so
+    does a line of advice an assistant repeats ("Practise at home: tyre
+    levers, ..."), whose value is text. An attribute of a schema is never a
+    kind alone.
+    """
+    if not config.lone_kinds or measured is None or len(pattern) != 1:
+        return False
+    if any(pattern <= s for s in schemas):
+        return False
+    (attribute,) = pattern
+    alone = counts.types.get(pattern, 0)
+    return (
+        alone >= config.support_threshold
+        and alone >= config.all_confidence_threshold * counts.items[attribute]
+        and measured(attribute)
+    )
+
+
 def induce_schemas(
     counts: PatternCounts,
     schemas: list[Pattern],
     round_attributes: Iterable[str],
     config: AdaMMConfig,
+    measured: Callable[[str], bool] | None = None,
 ) -> list[SchemaChange]:
     """Schema evolution and discovery triggered by one counted round.
 
@@ -535,7 +567,9 @@ def induce_schemas(
     Discovery then admits the inclusion-maximal novel candidates with support ≥ θ_s
     and all-conf ≥ θ_a. A candidate inside a schema is not novel; a candidate that
     contains a schema but did not qualify as its extension contributes what it
-    adds to that schema, as a candidate of its own.
+    adds to that schema, as a candidate of its own. One attribute is a
+    candidate only as a lone kind (:func:`lone_kind`; ``measured`` tells
+    whether an attribute's values are numbers, None: no lone kinds).
 
     ``schemas`` is updated in place to reflect the changes returned.
     """
@@ -615,7 +649,9 @@ def induce_schemas(
                     continue
             if any(pattern <= s for s in schemas):
                 continue
-            if len(pattern) >= config.min_schema_size:
+            if len(pattern) >= config.min_schema_size or lone_kind(
+                counts, pattern, schemas, config, measured
+            ):
                 candidates.add(pattern)
     for pattern in sorted(candidates, key=lambda p: (-len(p), sorted(p))):
         if any(pattern < other for other in candidates):

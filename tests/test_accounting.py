@@ -14,7 +14,7 @@ from langgraph_adamm.history import history_from_dict
 from langgraph_adamm.planning.compose import answer_format_read
 from langgraph_adamm.planning.matching import values_named
 from langgraph_adamm.planning.question_words import main_verbs
-from langgraph_adamm.planning.text import root
+from langgraph_adamm.planning.text import respell_cues, root
 
 START = date(2026, 4, 1)
 NOW = "2026-05-31T22:00:00"
@@ -447,3 +447,142 @@ def test_a_length_asked_of_a_length_is_answered(mem, catches):
     assert out["value"] == pytest.approx(sum(m for _, _, m, _ in may(WALKS)))
     out = ask(catches, "How many fish did I catch in May?")
     assert out["value"] == sum(i % 4 for i in range(0, 61, 2) if i >= 30)
+
+
+def study_history():
+    sessions = []
+    for i in range(40):
+        d = START + timedelta(days=i)
+        rounds = [
+            {
+                "time": f"{d}T10:00:00",
+                # the first records say nothing of studying
+                "user": f"{'Focus timer finished.' if i < 5 else 'Study timer |'} "
+                f"Subject: {['Chemistry', 'Biology'][i % 2]} "
+                f"| Duration: {30 + i % 5 * 10} min",
+                "assistant": "Saved.",
+            },
+            {
+                "time": f"{d}T20:00:00",
+                "user": f"Meditation - Length: {10 + i % 3} min, Style: breathing",
+                "assistant": "Saved.",
+            },
+            {
+                "time": f"{d}T21:00:00",
+                "user": "Long day, off to bed.",
+                "assistant": "Night!",
+            },
+        ]
+        sessions.append({"session_id": f"S{i + 1}", "date": str(d), "rounds": rounds})
+    return history_from_dict({"user_id": "student", "sessions": sessions})
+
+
+def test_the_word_the_records_are_called_by_names_their_table():
+    m = Memory(":memory:", user_id="student", retrieval=False)
+    try:
+        m.ingest(study_history())
+        april = [
+            30 + i % 5 * 10 for i in range(40) if (START + timedelta(days=i)).month == 4
+        ]
+        out = m.ask("How much did I study in April?", question_time=NOW)
+        assert out["value"] == pytest.approx(sum(april)) and out["unresolved"] == []
+        # a word no record of the table says stays a quantity not read
+        out = m.ask("How much did I cook in April?", question_time=NOW)
+        assert out["value"] is None and any("cook" in u for u in out["unresolved"])
+        # the kind named, what else is said only asks
+        out = m.ask("What was my longest study session in April?", question_time=NOW)
+        assert out["value"] == max(april) and out["unresolved"] == []
+        # of two tables, a question naming neither gives no number
+        out = m.ask("What was my highest in April?", question_time=NOW)
+        assert out["value"] is None
+        assert any("what is measured" in u for u in out["unresolved"])
+    finally:
+        m.close()
+
+
+@pytest.mark.parametrize(
+    "typed, meant",
+    [
+        ("avarage", "average"),
+        ("averge", "average"),
+        ("diffrence", "difference"),
+        ("percentge", "percentage"),
+        ("betwen", "between"),
+        ("durring", "during"),
+        ("totals", "totals"),  # a form of the word, no typo
+        ("averaged", "averaged"),
+        ("highs", "highs"),
+        ("slice", "slice"),
+    ],
+)
+def test_form_words_as_people_mistype_them(typed, meant):
+    assert respell_cues(f"my {typed} walk") == f"my {meant} walk"
+
+
+def test_a_mistyped_form_word_is_read_and_a_word_the_memory_says_is_kept(mem):
+    out = ask(mem, "What was Biscuit's avrage walk distance in May?")
+    kms = [km for _, km, _, _ in may(WALKS)]
+    assert out["value"] == pytest.approx(sum(kms) / len(kms))
+    assert out["unresolved"] == []
+    # a word the user's rounds hold as written is never respelled
+    assert (
+        respell_cues("my durin walk", known=lambda w: w == "durin") == "my durin walk"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's my most common park?",
+        "What is my main park?",
+        "Which is my favourite park?",
+    ],
+)
+def test_a_superlative_group_asked_with_what_answers_with_the_group(mem, question):
+    top = max(PARKS, key=lambda p: sum(1 for w in WALKS if w[3] == p))
+    out = ask(mem, question)
+    assert out["value"] == top, out["answer"]
+    assert out["unresolved"] == []
+
+
+def test_records_counted_by_the_word_one_of_their_layouts_calls_them():
+    layouts = [  # the first records do not say "attack"
+        "Migraine / Trigger: {t} / Duration: {h} h",
+        "Head diary - trigger: {t}, duration: {h} h",
+        "Screenshot from my app. TRIGGER: {t}, Duration: {h} h",
+        "Attack | Trigger: {t} | Duration: {h} h",
+    ]
+    sessions, april = [], 0
+    for i in range(48):
+        d = START + timedelta(days=i)
+        text = layouts[i % 4].format(t=["screens", "stress"][i % 2], h=3 + i % 5)
+        rounds = [
+            {"time": f"{d}T10:00:00", "user": text, "assistant": "Logged."},
+            {
+                "time": f"{d}T12:00:00",
+                "user": f"Water: {1 + i % 3} L",
+                "assistant": "ok",
+            },
+            {
+                "time": f"{d}T20:00:00",
+                "user": "Quiet evening in.",
+                "assistant": "Nice.",
+            },
+        ]
+        april += d.month == 4
+        sessions.append({"session_id": f"S{i + 1}", "date": str(d), "rounds": rounds})
+    m = Memory(":memory:", user_id="ines", retrieval=False)
+    try:
+        m.ingest(history_from_dict({"user_id": "ines", "sessions": sessions}))
+        out = m.ask("How many attacks did I have in April?", question_time=NOW)
+        assert out["value"] == april and out["unresolved"] == [], out["answer"]
+        out = m.ask("How many nosebleeds did I have in April?", question_time=NOW)
+        assert out["value"] is None
+    finally:
+        m.close()
+
+
+def test_a_superlative_of_one_records_measure_answers_with_the_measure(mem):
+    # "the longest walk" is one record: its distance, not the park it was in
+    out = ask(mem, "What was the longest walk in May?")
+    assert not isinstance(out["value"], str), out["answer"]

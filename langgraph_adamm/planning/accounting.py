@@ -42,6 +42,7 @@ from langgraph_adamm.planning.context import PlanningContext, TableCard
 from langgraph_adamm.planning.cues import names_in
 from langgraph_adamm.planning.dates import NUMBER_WORDS, find_date_ranges
 from langgraph_adamm.planning.intent import read_intent
+from langgraph_adamm.planning.kind_words import RecordWordsOf, lifted
 from langgraph_adamm.planning.matching import QuestionTokens, is_abbreviation
 from langgraph_adamm.planning.question_words import (
     FORM_WORDS,
@@ -61,8 +62,6 @@ from langgraph_adamm.planning.text import (
 )
 from langgraph_adamm.tools.names import COMPUTE, RANK
 
-RecordWordsOf = Callable[[str | None], RecordWords | None]
-
 VERB_KIND_SHARE = 0.5
 """A main verb this share of another table's rounds hold, and none of the plan's,
 tells that the question is about that table's records."""
@@ -79,10 +78,6 @@ MEMORY_SUBJECT_SHARE = 0.08
 ``MEMORY_SUBJECT_ROUNDS``) is whom the memory is about, though the records of
 one table may not say it (a parent's glucose readings do not say "Dad")."""
 MEMORY_SUBJECT_ROUNDS = 5
-KIND_WORD_ROUNDS = 2
-KIND_WORD_LIFT = 3.0
-"""A word that many fewer of the user's rounds hold than of a table's names its
-kind (see ``Accounting._names_the_kind``)."""
 SYNONYM_FLOOR = 0.5
 """Word-vector cosine at which a question word names a table or a word of its
 rounds."""
@@ -406,23 +401,11 @@ class WordAccount:
         return out
 
     def _names_the_kind(self, word: str, vocab: list[RecordWords]) -> bool:
-        """Whether the table's rounds hold a word far more than the memory does.
+        """Whether a table's rounds hold a word far more than the memory does.
 
-        People name a kind of record in a lead-in more than in the record
-        ("Shift done.", "For the volunteer log:"): a word at least
-        ``KIND_WORD_ROUNDS`` of the table's rounds hold, and whose share there is
-        ``KIND_WORD_LIFT`` times its share of all the user's rounds, names the
-        records. A value logged once ("oat milk") is no such word.
+        :func:`.kind_words.lifted`: a word that names the records.
         """
-        memory = self._words(None)
-        if memory is None or not memory.rounds:
-            return False
-        overall = memory.counts.get(root(word), 0) / memory.rounds
-        return any(
-            v.counts.get(root(word), 0) >= KIND_WORD_ROUNDS
-            and v.share(word) >= KIND_WORD_LIFT * overall
-            for v in vocab
-        )
+        return lifted(word, vocab, self._words(None))
 
     def _memory_subject(self, parts: list[str], context: PlanningContext) -> bool:
         """Whether a name is one the whole memory talks about, and no value."""

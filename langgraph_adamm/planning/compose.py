@@ -23,7 +23,7 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from langgraph_adamm.planning.accounting import RecordWordsOf, WordAccount
+from langgraph_adamm.planning.accounting import WordAccount
 from langgraph_adamm.planning.anchors import (
     ANCHOR_BUDGET,
     Anchor,
@@ -48,13 +48,21 @@ from langgraph_adamm.planning.dates import (
 from langgraph_adamm.planning.events import frame_named, frame_of, telling_query
 from langgraph_adamm.planning.form_registry import FORMS
 from langgraph_adamm.planning.forms import ComposedPlan
+from langgraph_adamm.planning.kind_words import KindWords, RecordWordsOf
+from langgraph_adamm.planning.question_words import is_scaffolding
 from langgraph_adamm.planning.rule_planner import (
     AnalyticCall,
     RulePlan,
     RulePlanner,
     read_intent,
 )
-from langgraph_adamm.planning.text import STOPWORDS, fold_accents, stem, words
+from langgraph_adamm.planning.text import (
+    STOPWORDS,
+    fold_accents,
+    respell_cues,
+    stem,
+    words,
+)
 from langgraph_adamm.tools.names import COMBINE, COMPUTE, EVENT_LOCATE
 
 _TAIL_UNIT_RE = re.compile(
@@ -118,6 +126,9 @@ class Composer:
     ) -> None:
         self.planner = planner
         self.accounts = WordAccount(record_words, planner.synonyms)
+        self.kinds = KindWords(record_words)
+        if planner.kinds is None:
+            planner.kinds = self.kinds
 
     def map_part(
         self,
@@ -159,6 +170,7 @@ class Composer:
         a name the records are about is read as their subject, a content word
         no step used is reported in ``unresolved``.
         """
+        question = respell_cues(question, self.kinds.said_in_memory)
         question = period_possessives_read(answer_format_read(question))
         out, plan = self._compose(question, now, context)
         drafts, form, column = out.drafts, out.answer_form, out.answer_column
@@ -350,11 +362,29 @@ class Composer:
         ):
             measure = measure_words(left, call.arguments["table"], context)
             if not measure and not names_table(left, question, call, context):
-                measure = " ".join(
+                content = [
                     w
                     for w in words(left)
                     if w not in STOPWORDS and stem(w) not in OPERATOR_STEMS
-                )
+                ]
+                # "how much did I study", "did I meditate more": the word the
+                # records are called by names the table, whose one number the
+                # plan read; what else is said only asks
+                table = call.arguments["table"]
+                kind = any(self.kinds.names_kind(w, table) for w in content)
+                if kind:
+                    content = [
+                        w
+                        for w in content
+                        if not is_scaffolding(w) and not self.kinds.names_kind(w, table)
+                    ]
+                elif not content and len(context.table_cards) > 1:
+                    # "what was my highest in November?" of several tables
+                    out.unresolved.append(
+                        "what is measured (the question names no quantity and "
+                        f"nothing of {table})"
+                    )
+                measure = " ".join(content)
             if measure:
                 out.unresolved.append(
                     f"the quantity '{measure}' (no column of "

@@ -58,10 +58,16 @@ _GROUP_EACH_RE = re.compile(
     r"\b(?:per|each|every|by|for\s+each)\s+(?P<noun>day|week|month|year|[a-z]+)\b"
 )
 _SUPERLATIVE_NOUN_RE = re.compile(
-    r"\b(?:my|the)\s+(?:most|least)\s+(?:expensive|visited|frequent|used|"
-    r"popular|common)\s+(?P<noun>[a-z]+)|\b(?:my|the)\s+(?:priciest|cheapest|"
-    r"favou?rite|busiest|usual)\s+(?P<noun2>[a-z]+)"
+    r"\b(?:my|the)\s+(?:most|least)\s+(?:expensive|(?P<chosen>visited|frequent|"
+    r"used|popular|common))\s+(?P<noun>[a-z]+)|\b(?:my|the)\s+(?:priciest|"
+    r"cheapest|biggest|largest|(?P<chosen2>favou?rite|busiest|usual|top|main))\s+"
+    r"(?P<money>(?:spending|expense|money)\s+)?(?P<noun2>[a-z]+)"
 )
+_ASKS_WHICH_RE = re.compile(r"^\W*(?:what|which|who)\b(?!.*\bhow\s+(?:many|much)\b)")
+"""A question that asks for the group itself ("what's my most common
+trigger?"), not a quantity of it ("how much did I spend at my usual cafe").
+Only a group chosen by how often or how much in all asks so: "what was the
+priciest job" asks the price of one record."""
 BUCKETS = {
     "day": "day",
     "date": "day",
@@ -255,10 +261,24 @@ def compose_grouped(
         or amount_words(q)
         or how_often
     )
+    # a group chosen by how often or how much in all ("my most common
+    # trigger", "my top expense category"), not one record's measure
+    chosen = superlative is not None and bool(
+        superlative.group("chosen")
+        or superlative.group("chosen2")
+        or superlative.group("money")
+    )
     where = _WHERE_RE.match(q)
     if where is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
         noun = "place"  # "where do I run most often": the place column
-    elif which is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
+    elif (
+        which is not None
+        and (MOST_RE.search(q) or LEAST_RE.search(q))
+        # "what is my top expense category": the superlative's noun is asked
+        and not (
+            chosen and superlative is not None and superlative.start() < which.end()
+        )
+    ):
         noun = which.group("noun")
         if not aggregate and noun not in ("week", "month", "year"):
             # "which cafe made my most caffeinated drink", "which day had the
@@ -266,7 +286,7 @@ def compose_grouped(
             return None
     elif superlative is not None:
         noun = superlative.group("noun") or superlative.group("noun2")
-        form = "value"
+        form = "group" if chosen and _ASKS_WHICH_RE.search(q) else "value"
     elif (
         each is not None
         and each.group("noun") not in ("day", "night")

@@ -38,6 +38,7 @@ from langgraph_adamm.planning.intent import (
     read_intent,
     unit_of,
 )
+from langgraph_adamm.planning.kind_words import KindWords
 from langgraph_adamm.planning.matching import (
     CALENDAR_WORDS,
     QuestionTokens,
@@ -103,6 +104,8 @@ _WEAK_TARGET = 0.25
 """Below this the target was guessed or matched only loosely by embedding
 similarity (cosine under 0.5): the answer must check that the question names
 the table at all. ("walk" ~ steps is 0.56, "weigh" ~ amount 0.48.)"""
+COUNTED_KIND = 0.6
+"""How related the counted noun is to a table whose records are called by it."""
 LEAD_WEIGHT = 1.0
 """How much a question naming a table's records by their own words counts."""
 TABLE_NAME_WEIGHT = 1.0
@@ -177,8 +180,12 @@ class RulePlanner:
             "win" ~ "won") when lexical matching finds nothing; None: lexical only.
     """
 
-    def __init__(self, word_embed: WordEmbed | None = None) -> None:
+    def __init__(
+        self, word_embed: WordEmbed | None = None, kinds: KindWords | None = None
+    ) -> None:
         self.word_embed = cached(word_embed)
+        self.kinds = kinds
+        """What the tables' records are called; None: their first records' words."""
 
     def _vec(self, texts: list[str]) -> np.ndarray | None:
         if self.word_embed is None or not texts:
@@ -336,6 +343,8 @@ class RulePlanner:
         name_score = naming_score(q, table.name)
         score += TABLE_NAME_WEIGHT * name_score
         lead = lead_score(q, table)
+        if not lead and self.kinds is not None:
+            lead = self.kinds.kind_named(q.words, table)
         score += LEAD_WEIGHT * lead
         answer_column = None
         if intent.answer == "column":
@@ -393,6 +402,10 @@ class RulePlanner:
                     self._similarity(counted, text)
                     for text in [columns_text(table), *table.examples]
                 )
+                if self.kinds is not None and self.kinds.names_kind(
+                    counted, table.name
+                ):
+                    related = max(related, COUNTED_KIND)
                 score += 2.0 * related
             if not (used or name_score or col_names or lead or related >= 0.3):
                 return None  # nothing says these are the records counted

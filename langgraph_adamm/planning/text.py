@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 STOPWORDS = frozenset(
     """a an the i me my mine we our you your it its is are was were be been being am
@@ -101,6 +101,86 @@ def fold_accents(text: str) -> str:
     """Accents folded ("café" ~ "cafe"), every other character kept."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+CUE_WORDS = (
+    "average",
+    "median",
+    "total",
+    "altogether",
+    "overall",
+    "highest",
+    "lowest",
+    "longest",
+    "shortest",
+    "biggest",
+    "smallest",
+    "difference",
+    "percentage",
+    "percent",
+    "between",
+    "compared",
+    "minimum",
+    "maximum",
+    "fortnight",
+    "yesterday",
+    "weekend",
+    "during",
+    "before",
+    "after",
+    "since",
+    "until",
+)
+"""The words a question's form is read from, as people mistype them."""
+
+
+_ENDINGS = frozenset({"s", "es", "d", "ed", "ing", "ly"})
+
+
+def respell_cues(text: str, known: Callable[[str], bool] | None = None) -> str:
+    """Form words as people mistype them ("avarage", "diffrence") spelled right.
+
+    A word of five letters or more one edit (two from nine letters) from one
+    cue word - a letter dropped, added, changed, or two swapped - becomes the
+    nearest, unless two are as near, it is a longer form of one ("totals") or
+    ``known`` says the memory uses it ("slice" is never "since" in a memory of
+    cakes).
+    """
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        if low in CUE_WORDS:
+            return word
+        if any(low.startswith(c) and low[len(c) :] in _ENDINGS for c in CUE_WORDS):
+            return word  # "totals", "averaged"
+        allowed = 2 if len(low) >= 9 else 1
+        close = sorted(
+            (_edits(low, c), c) for c in CUE_WORDS if abs(len(c) - len(low)) <= allowed
+        )
+        best = [c for n, c in close if n == close[0][0]] if close else []
+        if not best or close[0][0] > allowed or len(best) > 1:
+            return word
+        if known is not None and known(low):
+            return word
+        return best[0]
+
+    return re.sub(r"[A-Za-z]{5,}", fix, text)
+
+
+def _edits(a: str, b: str) -> int:
+    """Edits from ``a`` to ``b``: insert, delete, change, swap of neighbours."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
 
 
 _MORE_IRREGULAR = {

@@ -208,3 +208,45 @@ def test_an_answer_over_a_measure_logged_alone_says_what_it_could_not_read():
         assert len(tables) == 1 and tables[0]["rows"] == 10, tables
         out = m.ask("What was my average weight in April?", question_time="2026-05-02")
         assert out["value"] is None and "did not read" in out["answer"], out["answer"]
+
+
+def _weigh_ins(extra: list[str]) -> dict:
+    start = date(2026, 4, 1)
+    rounds = [
+        {
+            "time": f"{start + timedelta(days=i)}T08:00:00",
+            "user": f"weight: {89 + i / 10} kg",
+        }
+        for i in range(20)
+    ]
+    rounds += [  # after the weigh-ins
+        {"time": f"{start + timedelta(days=20 + i)}T18:00:00", "user": text}
+        for i, text in enumerate(extra)
+    ]
+    rounds.sort(key=lambda r: r["time"])
+    return {"user_id": "u1", "sessions": [{"session_id": "s1", "rounds": rounds}]}
+
+
+def test_a_kind_of_one_measure_takes_no_record_of_another_kind():
+    lifts = ["Gym | Exercise: squat | Weight: 60 kg | Reps: 5"] * 6
+    with Memory(":memory:", user_id="u1", retrieval=False) as m:
+        m.ingest(history_from_dict(_weigh_ins(lifts)))
+        tables = {t["table"]: t for t in m.describe_tables()}
+        assert tables["weight_log"]["rows"] == 20, tables
+        out = m.ask("What was my average weight in April?", question_time="2026-05-02")
+        assert out["value"] is None or out["value"] == pytest.approx(89.95)
+
+
+@pytest.mark.parametrize("size", [1, 7, 500])
+def test_a_kind_of_one_measure_is_found_alike_in_any_batch_size(size):
+    # weigh-ins, then a run of the label with no number
+    history = _weigh_ins(["weight: skipped, scales broken"] * 8)
+    with Memory(
+        ":memory:",
+        user_id="u1",
+        retrieval=False,
+        config=AdaMMConfig(ingest_batch_size=size),
+    ) as m:
+        m.ingest(history_from_dict(history))
+        got = sorted((t["table"], t["rows"]) for t in m.describe_tables())
+    assert got == [("weight_log", 28)]  # the skipped ones without a number

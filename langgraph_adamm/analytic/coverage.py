@@ -128,6 +128,15 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
             f"SELECT DISTINCT source FROM {memory.qualified(table)}"
         )
     }
+    if lone:  # a lift's "Weight: 60 kg" read by its own table is no weigh-in
+        for other in memory.tables:
+            if other.table_name != table.table_name:
+                sources |= {
+                    str(r)
+                    for (r,) in memory.db.fetchall(
+                        f"SELECT DISTINCT source FROM {memory.qualified(other)}"
+                    )
+                }
     rows = memory.db.fetchall(
         "SELECT r.round_id, r.time, r.user_text, i.caption, i.ocr FROM "
         '(SELECT * FROM adamm_rounds WHERE user_id = ? ORDER BY "order" DESC '
@@ -182,8 +191,8 @@ class _Kinds:
     only a row of a table of one column."""
     vectors: dict[str, tuple[Any, str, np.ndarray]] = field(default_factory=dict)
     """Round id -> (time, user text, unit vector) of every round read."""
-    lone: dict[str, str] = field(default_factory=dict)
-    """Round id -> the one-column table it gave its only row to. One number
+    lone: dict[str, set[str]] = field(default_factory=dict)
+    """Round id -> the one-column tables it gave its only rows to. One number
     read from a round ("The co-op took 5 jars") may be a record of another
     kind read badly: for the other tables such a round is still unread."""
 
@@ -217,7 +226,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
         if norm > 0:
             vectors[str(round_id)] = (time, str(text), vec / norm)
     sources: set[str] = set()
-    lone: dict[str, str] = {}
+    lone: dict[str, set[str]] = {}
     centroids: dict[str, np.ndarray] = {}
     for table in memory.tables:
         rounds = {
@@ -227,7 +236,8 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
             )
         }
         if _one_column(table):
-            lone.update(dict.fromkeys(rounds, table.table_name))
+            for r in rounds:
+                lone.setdefault(r, set()).add(table.table_name)
         else:
             sources |= rounds
         held = [vectors[r][2] for r in rounds if r in vectors]
@@ -239,7 +249,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
         for rid, (time, text, vec) in vectors.items()
         if rid not in sources and not text.rstrip().endswith("?")  # asked, not told
     ]
-    lone = {rid: name for rid, name in lone.items() if rid not in sources}
+    lone = {rid: names for rid, names in lone.items() if rid not in sources}
     return _Kinds(centroids, unread, vectors, lone)
 
 
@@ -263,7 +273,7 @@ def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         return []
     # a one-column table's rounds are no kind another table's are measured
     # against: "the co-op took 5 jars" read alone stays a sale not read
-    lone = set(kinds.lone.values())
+    lone = {name for names in kinds.lone.values() for name in names}
     others = [
         c
         for name, c in kinds.centroids.items()
@@ -272,7 +282,7 @@ def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
     spans = _spans(memory, table, measures)
     found = []
     for round_id, time, text, vec in kinds.unread:
-        if kinds.lone.get(round_id) == table.table_name:
+        if table.table_name in kinds.lone.get(round_id, ()):
             continue  # its own row
         near = float(vec @ mine)
         if near < NEAR_FLOOR:

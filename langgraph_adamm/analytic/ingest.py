@@ -11,6 +11,7 @@ the rest pending for the next run.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -266,8 +267,15 @@ class RoundIngestor:
         changed: dict[int, str] = {}  # schema id -> kind
         retired: set[int] = set()
         names: dict[int, str] = {}  # schema id -> the established name it keeps
-        measured = self._measured()
-        for _, _, _, _, best in records:
+        observed: dict[str, list[Observation]] = {}
+        for obs in all_obs:
+            observed.setdefault(obs.provenance.round_id, []).append(obs)
+        measured, seen = self._measured(list(observed))
+        counted: set[str] = set()
+        for round_id, _, _, _, best in records:
+            if round_id not in counted:  # the round's values, before its records
+                counted.add(round_id)
+                seen(observed.get(round_id, []))
             attrs = self.catalog.counts.add(best)
             touched.add(attrs)
             for change in induce_schemas(
@@ -348,33 +356,54 @@ class RoundIngestor:
         outcome.processed = len(batch)
         return outcome
 
-    def _measured(self) -> Callable[[str], bool]:
-        """Whether an attribute's stored values are mostly measures logged alone.
+    def _measured(
+        self, batch: list[str]
+    ) -> tuple[Callable[[str], bool], Callable[[list[Observation]], None]]:
+        """Whether an attribute's values stated alone so far are mostly measures.
 
         Asked of an attribute stated alone often enough to be a kind of its own
         (``schema_induction.lone_kind``): a measure logged alone ("weight: 89.2
         kg") is a kind. A line of text repeated alone is not, nor a label misread
         over a clock ("mg/dL 07:35"), nor a line beside other fields of its round
-        ("Imported 5 readings" over an export's rows). Memoised per batch.
+        ("Imported 5 readings" over an export's rows).
+
+        Returns the test and the counter the batch's rounds are fed to, one
+        round at a time, before their records are counted: the stored values of
+        earlier batches are read once per attribute, the batch's own as they
+        come, so a round is judged by the rounds up to it however the history
+        was batched. ``batch``: the round ids of this batch (stored already).
         """
-        memo: dict[str, bool] = {}
+        earlier: dict[str, tuple[int, int]] = {}
+        values: Counter[str] = Counter()
+        alone: Counter[str] = Counter()
+
+        def seen(observations: list[Observation]) -> None:
+            attrs = {o.attribute for o in observations}
+            if len(attrs) != 1:
+                return
+            for o in observations:
+                values[o.attribute] += 1
+                alone[o.attribute] += (
+                    o.value.number is not None and o.value.kind != "clock"
+                )
 
         def measured(attribute: str) -> bool:
-            if attribute not in memo:
+            if attribute not in earlier:
                 rows = self.db.fetchall(
-                    "SELECT count(*), count(*) FILTER (WHERE o.number IS NOT NULL "
-                    "AND o.value_kind <> 'clock' AND NOT EXISTS (SELECT 1 FROM "
+                    "SELECT count(*), count(o.number) FILTER (WHERE o.value_kind "
+                    "<> 'clock') FROM adamm_observations o WHERE o.user_id = ? "
+                    "AND o.attribute = ? AND o.round_id NOT IN (SELECT "
+                    "unnest(?::VARCHAR[])) AND NOT EXISTS (SELECT 1 FROM "
                     "adamm_observations p WHERE p.user_id = o.user_id AND "
-                    "p.round_id = o.round_id AND p.attribute <> o.attribute)) "
-                    "FROM adamm_observations o WHERE o.user_id = ? AND "
-                    "o.attribute = ?",
-                    [self.user_id, attribute],
+                    "p.round_id = o.round_id AND p.attribute <> o.attribute)",
+                    [self.user_id, attribute, batch],
                 )
-                n, numbers = rows[0] if rows else (0, 0)
-                memo[attribute] = bool(n) and numbers >= LONE_MEASURE_SHARE * n
-            return memo[attribute]
+                earlier[attribute] = rows[0] if rows else (0, 0)
+            n = earlier[attribute][0] + values[attribute]
+            numbers = earlier[attribute][1] + alone[attribute]
+            return bool(n) and numbers >= LONE_MEASURE_SHARE * n
 
-        return measured
+        return measured, seen
 
     def _record_change(
         self,

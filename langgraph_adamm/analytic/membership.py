@@ -33,7 +33,13 @@ def _covers(
 
 
 def is_row(attrs: frozenset[str], member: Membership, fraction: float) -> bool:
-    """Whether a record with these attributes is a row of the schema (see module)."""
+    """Whether a record with these attributes is a row of the schema (see module).
+
+    A kind of one attribute ("weight: 89.2 kg") takes only records of that
+    attribute alone: a lift's "Weight: 60 kg" beside its reps is no weigh-in.
+    """
+    if len(member.attributes) == 1 and not member.components:
+        return attrs == member.attributes
     if not _covers(attrs, (member.attributes, *member.components), fraction):
         return False
     if member.distinctive and not attrs & member.distinctive:

@@ -147,6 +147,8 @@ class RecordWords:
     rounds: int
     counts: dict[str, int]
     forms: dict[str, str]
+    written: frozenset[str] = frozenset()
+    """Every word as written (lower case)."""
 
     def share(self, word: str) -> float:
         """The share of the table's rounds that hold a word (by root)."""
@@ -199,16 +201,20 @@ def record_words(
 
 def _round_words(rows: list[Any]) -> RecordWords:
     texts: dict[str, set[str]] = {}
+    spelled: dict[str, set[str]] = {}
     forms: dict[str, str] = {}
     for round_id, user_text, caption, ocr in rows:  # a row per image of a round
         text = " ".join(t for t in (user_text, caption, ocr) if t)
         held = texts.setdefault(round_id, set())
+        as_written = spelled.setdefault(round_id, set())
         for w in words(text):
             r = root(w)
             held.add(r)
+            as_written.add(w)
             forms.setdefault(r, w)
     counts: dict[str, int] = {}
     for held in texts.values():
         for r in held:
             counts[r] = counts.get(r, 0) + 1
-    return RecordWords(len(texts), counts, forms)
+    written = frozenset(w for held in spelled.values() for w in held)
+    return RecordWords(len(texts), counts, forms, written)

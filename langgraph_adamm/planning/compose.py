@@ -205,7 +205,7 @@ class Composer:
             and str((d.get("arguments") or {}).get("operation", ""))
             in ("percent_change", "share")
             for w in ("percent", "percentage", "share", "proportion")
-        ]
+        ] + out.read
         q = fix_month_spelling(fold_accents(question))
         found = self.accounts.account(q, drafts, now, context, form, answer_form)
         for name in found.subjects:

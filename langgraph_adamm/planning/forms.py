@@ -44,6 +44,9 @@ class ComposedPlan:
     composed: bool = False
     form: str | None = None
     """The name of the form that read the question (None: a single step)."""
+    read: list[str] = field(default_factory=list)
+    """Words a form read that no step holds ("main" of "who is my main
+    client"): accounted for as read."""
     names: list[str] = field(default_factory=list)
     """The question's capitalised names ("Clontarf"): an event step carries
     those its phrase holds, and anchors nowhere if no round holds them."""

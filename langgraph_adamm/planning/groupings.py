@@ -59,9 +59,10 @@ _GROUP_EACH_RE = re.compile(
 )
 _SUPERLATIVE_NOUN_RE = re.compile(
     r"\b(?:my|the)\s+(?:most|least)\s+(?:expensive|(?P<chosen>visited|frequent|"
-    r"used|popular|common))\s+(?P<noun>[a-z]+)|\b(?:my|the)\s+(?:priciest|"
-    r"cheapest|biggest|largest|(?P<chosen2>favou?rite|busiest|usual|top|main))\s+"
-    r"(?P<money>(?:spending|expense|money)\s+)?(?P<noun2>[a-z]+)"
+    r"used|popular|common))\s+(?P<noun>[a-z]+)|\b(?:my|the)\s+(?:(?:priciest|"
+    r"cheapest|(?P<chosen2>favou?rite|busiest|usual|top|main))\s+(?P<money>(?:"
+    r"spending|expense|money)\s+)?|(?:biggest|largest)\s+(?P<money2>(?:spending|"
+    r"expense|money)\s+))(?P<noun2>[a-z]+)"
 )
 _ASKS_WHICH_RE = re.compile(r"^\W*(?:what|which|who)\b(?!.*\bhow\s+(?:many|much)\b)")
 """A question that asks for the group itself ("what's my most common
@@ -250,6 +251,7 @@ def compose_grouped(
         return None
     noun = None
     form = "group"
+    by_choice = False
     # "which pool do I go to most (in October)?": most of what is left
     # unsaid, how often
     how_often = re.search(r"\b(?:the\s+)?most\s*[?.!]*$", _without_dates(q, now))
@@ -267,6 +269,7 @@ def compose_grouped(
         superlative.group("chosen")
         or superlative.group("chosen2")
         or superlative.group("money")
+        or superlative.group("money2")
     )
     where = _WHERE_RE.match(q)
     if where is not None and (MOST_RE.search(q) or LEAST_RE.search(q)):
@@ -286,7 +289,18 @@ def compose_grouped(
             return None
     elif superlative is not None:
         noun = superlative.group("noun") or superlative.group("noun2")
-        form = "group" if chosen and _ASKS_WHICH_RE.search(q) else "value"
+        # "what's my most common trigger": the group, counted ("my top expense
+        # category": added up); "what was the total at my main shop" and "what
+        # was the priciest job" ask a quantity
+        by_choice = bool(
+            chosen
+            and _ASKS_WHICH_RE.search(q)
+            and not SUM_CUES.search(q)
+            and not AVG_CUES.search(q)
+        )
+        form = "group" if by_choice else "value"
+        if by_choice:
+            out.read += words(superlative.group(0))
     elif (
         each is not None
         and each.group("noun") not in ("day", "night")
@@ -339,6 +353,10 @@ def compose_grouped(
     if column is not None and is_volume(column.unit):
         counted = False  # "the week she drank the most milk": a volume
     op = measure_operator(q, column, counted or column is None, card)
+    if by_choice:
+        assert superlative is not None
+        money = superlative.group("money") or superlative.group("money2")
+        op = "sum" if money and column is not None else "count"
     if (
         op == "avg"
         and noun in BUCKETS

@@ -60,22 +60,27 @@ class KindWords:
     def said_in_memory(self, word: str) -> bool:
         """Whether the user's rounds hold a word as written (not a typo)."""
         memory = self.words_of(None)
-        return memory is not None and memory.forms.get(root(word)) == word.lower()
+        return memory is not None and word.lower() in memory.written
 
     def names_kind(self, word: str, table: str) -> bool:
         """Whether a word is what a table's records are called.
 
-        It is :func:`lifted` in the table's rounds, and at least
+        At least ``KIND_WORD_ROUNDS`` of the table's rounds and
         ``KIND_CONCENTRATION`` of the user's rounds that hold it are the
-        table's: one layout of several may be the only one to say it.
+        table's (one layout of several may be the only one to say it), and its
+        share of the table's rounds is ``KIND_WORD_LIFT`` times its share of
+        the other rounds (a table may hold a third of all rounds or more).
         """
         vocab, memory = self.words_of(table), self.words_of(None)
-        if vocab is None or memory is None:
+        if vocab is None or memory is None or not vocab.rounds:
             return False
         held = vocab.counts.get(root(word), 0)
-        return held >= KIND_CONCENTRATION * memory.counts.get(root(word), 0) and lifted(
-            word, [vocab], memory
-        )
+        everywhere = memory.counts.get(root(word), 0)
+        if held < KIND_WORD_ROUNDS or held < KIND_CONCENTRATION * everywhere:
+            return False
+        others = memory.rounds - vocab.rounds
+        elsewhere = max(0, everywhere - held)
+        return others <= 0 or held * others >= KIND_WORD_LIFT * elsewhere * vocab.rounds
 
     def kind_named(self, question_words: list[str], table: TableCard) -> float:
         """``KIND_NAMED`` when a question word is what a table's records are called.

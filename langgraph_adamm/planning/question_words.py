@@ -75,7 +75,6 @@ COMPARE = frozenset(
     overall cumulative much many often frequent frequently times
     first last latest earliest recent recently previous next current
     common popular frequent usual kind kinds type types sort sorts
-    main favourite favorite busiest regular
     since after before until till during across within between around
     than same
     """.split()

@@ -105,10 +105,8 @@ def fold_accents(text: str) -> str:
 
 CUE_WORDS = (
     "average",
-    "median",
     "total",
     "altogether",
-    "overall",
     "highest",
     "lowest",
     "longest",
@@ -117,55 +115,53 @@ CUE_WORDS = (
     "smallest",
     "difference",
     "percentage",
-    "percent",
     "between",
     "compared",
     "minimum",
     "maximum",
     "fortnight",
     "yesterday",
-    "weekend",
-    "during",
-    "before",
-    "after",
-    "since",
-    "until",
 )
-"""The words a question's form is read from, as people mistype them."""
-
+"""The words a question's form is read from, as people mistype them. Words
+one edit from common words ("since" ~ "slice", "after" ~ "alter", "median" ~
+"media") are left out."""
 
 _ENDINGS = frozenset({"s", "es", "d", "ed", "ing", "ly"})
+_WORD_RE = re.compile(r"\b[^\W\d_]{5,}\b")
 
 
 def respell_cues(text: str, known: Callable[[str], bool] | None = None) -> str:
     """Form words as people mistype them ("avarage", "diffrence") spelled right.
 
-    A word of five letters or more one edit (two from nine letters) from one
-    cue word - a letter dropped, added, changed, or two swapped - becomes the
-    nearest, unless two are as near, it is a longer form of one ("totals") or
-    ``known`` says the memory uses it ("slice" is never "since" in a memory of
-    cakes).
+    A lower-case word of five letters or more one edit from one cue word - a
+    letter dropped, added, changed, or two swapped - becomes the nearest,
+    unless two are as near, one is a form of the other ("totals",
+    "compare"), or ``known`` says the memory uses it as written. A
+    capitalised word inside the question is a name ("Medina" is no "median"),
+    the question's first word may be either.
     """
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
-        if low in CUE_WORDS:
+        if low in CUE_WORDS or (word[0].isupper() and m.start() > 0):
             return word
-        if any(low.startswith(c) and low[len(c) :] in _ENDINGS for c in CUE_WORDS):
-            return word  # "totals", "averaged"
-        allowed = 2 if len(low) >= 9 else 1
+        if any(
+            (low.startswith(c) and low[len(c) :] in _ENDINGS)
+            or (c.startswith(low) and c[len(low) :] in _ENDINGS)
+            for c in CUE_WORDS
+        ):
+            return word  # "totals", "averaged", "compare"
         close = sorted(
-            (_edits(low, c), c) for c in CUE_WORDS if abs(len(c) - len(low)) <= allowed
+            (_edits(low, c), c) for c in CUE_WORDS if abs(len(c) - len(low)) <= 1
         )
-        best = [c for n, c in close if n == close[0][0]] if close else []
-        if not best or close[0][0] > allowed or len(best) > 1:
+        if not close or close[0][0] > 1 or (len(close) > 1 and close[1][0] == 1):
             return word
         if known is not None and known(low):
             return word
-        return best[0]
+        return close[0][1]
 
-    return re.sub(r"[A-Za-z]{5,}", fix, text)
+    return _WORD_RE.sub(fix, text)
 
 
 def _edits(a: str, b: str) -> int:

@@ -631,3 +631,14 @@ def test_a_quantity_asked_of_a_superlative_group_is_no_group_name(species):
     # one record's superlative answers with its measure
     out = species.ask("What was the heaviest catch in May?", question_time=NOW)
     assert out["value"] == pytest.approx(3.2), out["answer"]
+
+
+def test_a_superlative_of_choice_by_a_named_measure_adds_it_up(species):
+    # Zara and Lidl have 30 receipts each; Lidl's add up to more
+    out = species.ask("What's my top shop by cost?", question_time=NOW)
+    assert out["value"] == "Lidl", out["answer"]
+
+
+def test_a_word_one_edit_from_a_form_word_it_is_not_stays():
+    assert respell_cues("What was my slowest pace?") == "What was my slowest pace?"
+    assert respell_cues("Ok. Avrage weight?") == "Ok. average weight?"

@@ -299,8 +299,7 @@ def compose_grouped(
             and not AVG_CUES.search(q)
         )
         form = "group" if by_choice else "value"
-        if by_choice:
-            out.read += words(superlative.group(0))
+
     elif (
         each is not None
         and each.group("noun") not in ("day", "night")
@@ -354,9 +353,16 @@ def compose_grouped(
         counted = False  # "the week she drank the most milk": a volume
     op = measure_operator(q, column, counted or column is None, card)
     if by_choice:
+        # "my most common trigger": how many; "my top expense category", "my
+        # top category by amount": how much, where money or the measure is said
         assert superlative is not None
         money = superlative.group("money") or superlative.group("money2")
-        op = "sum" if money and column is not None else "count"
+        said = {stem(w) for w in words(q)}
+        named = column is not None and bool(
+            {stem(w) for w in words(column.name)} & said
+        )
+        op = "sum" if column is not None and (money or named) else "count"
+        out.read += words(superlative.group(0))
     if (
         op == "avg"
         and noun in BUCKETS

@@ -108,7 +108,6 @@ CUE_WORDS = (
     "total",
     "altogether",
     "highest",
-    "lowest",
     "longest",
     "shortest",
     "biggest",
@@ -124,7 +123,7 @@ CUE_WORDS = (
 )
 """The words a question's form is read from, as people mistype them. Words
 one edit from common words ("since" ~ "slice", "after" ~ "alter", "median" ~
-"media") are left out."""
+"media", "lowest" ~ "slowest") are left out."""
 
 _ENDINGS = frozenset({"s", "es", "d", "ed", "ing", "ly"})
 _WORD_RE = re.compile(r"\b[^\W\d_]{5,}\b")
@@ -137,14 +136,17 @@ def respell_cues(text: str, known: Callable[[str], bool] | None = None) -> str:
     letter dropped, added, changed, or two swapped - becomes the nearest,
     unless two are as near, one is a form of the other ("totals",
     "compare"), or ``known`` says the memory uses it as written. A
-    capitalised word inside the question is a name ("Medina" is no "median"),
-    the question's first word may be either.
+    capitalised word inside a sentence is a name ("Medina" is no "median"); a
+    sentence's first word may be either.
     """
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
-        if low in CUE_WORDS or (word[0].isupper() and m.start() > 0):
+        opening = not text[: m.start()].strip(" \t\n\"'") or bool(
+            re.search(r"[.?!]\s*[\"']?\s*$", text[: m.start()])
+        )
+        if low in CUE_WORDS or (word[0].isupper() and not opening):
             return word
         if any(
             (low.startswith(c) and low[len(c) :] in _ENDINGS)

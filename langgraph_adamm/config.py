@@ -98,10 +98,10 @@ class AdaMMConfig:
     that joins a schema a little late into a table of its own before evolution
     could take it in."""
     lone_kinds: bool = True
-    """An attribute stated alone in at least θ_s rounds, and alone in at least
-    θ_a of the rounds that state it ("weight: 89.2 kg"), is a one-column kind
-    (``schema_induction.lone_kind``) despite ``min_schema_size``; False keeps
-    such records out of every table."""
+    """An attribute stated alone in at least θ_s rounds, alone in at least θ_a
+    of the rounds that state it, and mostly with numbers when alone ("weight:
+    89.2 kg"), is a one-column kind (``schema_induction.lone_kind``) despite
+    ``min_schema_size``; False keeps such records out of every table."""
     match_fraction: float = 0.5
     """A round becomes a row of a schema's table when it carries at least this
     fraction of the schema's attributes (rounded up, at least one)."""

@@ -110,7 +110,7 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         return []
     # a kind of one measure ("weight: 89.2 kg") is looked for by its label
     # before a number
-    lone = len(cols) == 1
+    lone = _one_column(table)
     need = 1 if lone else max(2, math.ceil(COVERAGE_SHARE * len(cols)))
     # a column is labelled by its name, its attribute ("time" for time_value)
     # or any label its values were written with ("Loaded" for pieces)
@@ -122,21 +122,10 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         ]
         for c in cols
     }
-    sources = {
-        str(r)
-        for (r,) in memory.db.fetchall(
-            f"SELECT DISTINCT source FROM {memory.qualified(table)}"
-        )
-    }
+    sources = set(_sources(memory, table))
     if lone:  # a lift's "Weight: 60 kg" read by its own table is no weigh-in
         for other in memory.tables:
-            if other.table_name != table.table_name:
-                sources |= {
-                    str(r)
-                    for (r,) in memory.db.fetchall(
-                        f"SELECT DISTINCT source FROM {memory.qualified(other)}"
-                    )
-                }
+            sources |= _sources(memory, other)
     rows = memory.db.fetchall(
         "SELECT r.round_id, r.time, r.user_text, i.caption, i.ocr FROM "
         '(SELECT * FROM adamm_rounds WHERE user_id = ? ORDER BY "order" DESC '
@@ -229,12 +218,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
     lone: dict[str, set[str]] = {}
     centroids: dict[str, np.ndarray] = {}
     for table in memory.tables:
-        rounds = {
-            str(r)
-            for (r,) in memory.db.fetchall(
-                f"SELECT DISTINCT source FROM {memory.qualified(table)}"
-            )
-        }
+        rounds = _sources(memory, table)
         if _one_column(table):
             for r in rounds:
                 lone.setdefault(r, set()).add(table.table_name)
@@ -255,6 +239,20 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
 
 def _one_column(table: TableSchema) -> bool:
     return sum(1 for c in table.columns if c.name not in _AUXILIARY) == 1
+
+
+def _sources(memory: AnalyticMemory, table: TableSchema) -> frozenset[str]:
+    """The rounds that gave a table its rows (read once per generation)."""
+    return _memo(
+        memory,
+        f"sources {table.table_name}",
+        lambda: frozenset(
+            str(r)
+            for (r,) in memory.db.fetchall(
+                f"SELECT DISTINCT source FROM {memory.qualified(table)}"
+            )
+        ),
+    )
 
 
 def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:

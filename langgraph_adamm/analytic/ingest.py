@@ -32,8 +32,8 @@ from langgraph_adamm.storage.bulk import insert_columns
 from langgraph_adamm.storage.rounds import load_rounds
 
 LONE_MEASURE_SHARE = 0.8
-"""The share of an attribute's values that must be numbers for it to be a kind
-alone (see ``_measured``)."""
+"""The share of the values an attribute was stated with alone that must be
+numbers (no clock) for it to be a kind alone (see ``_measured``)."""
 
 _OBS_COLUMNS = (
     "user_id",
@@ -374,16 +374,16 @@ class RoundIngestor:
         was batched. ``batch``: the round ids of this batch (stored already).
         """
         earlier: dict[str, tuple[int, int]] = {}
-        values: Counter[str] = Counter()
-        alone: Counter[str] = Counter()
+        alone: Counter[str] = Counter()  # values stated alone in their round
+        numbers: Counter[str] = Counter()  # of those, numbers (no clock)
 
         def seen(observations: list[Observation]) -> None:
             attrs = {o.attribute for o in observations}
             if len(attrs) != 1:
                 return
             for o in observations:
-                values[o.attribute] += 1
-                alone[o.attribute] += (
+                alone[o.attribute] += 1
+                numbers[o.attribute] += (
                     o.value.number is not None and o.value.kind != "clock"
                 )
 
@@ -399,9 +399,9 @@ class RoundIngestor:
                     [self.user_id, attribute, batch],
                 )
                 earlier[attribute] = rows[0] if rows else (0, 0)
-            n = earlier[attribute][0] + values[attribute]
-            numbers = earlier[attribute][1] + alone[attribute]
-            return bool(n) and numbers >= LONE_MEASURE_SHARE * n
+            n = earlier[attribute][0] + alone[attribute]
+            measures = earlier[attribute][1] + numbers[attribute]
+            return bool(n) and measures >= LONE_MEASURE_SHARE * n
 
         return measured, seen
 

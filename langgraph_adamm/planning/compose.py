@@ -371,12 +371,10 @@ class Composer:
                 # records are called by names the table, whose one number the
                 # plan read; what else is said only asks
                 table = call.arguments["table"]
-                kind = any(self.kinds.names_kind(w, table) for w in content)
+                kind = {w for w in content if self.kinds.names_kind(w, table)}
                 if kind:
                     content = [
-                        w
-                        for w in content
-                        if not is_scaffolding(w) and not self.kinds.names_kind(w, table)
+                        w for w in content if w not in kind and not is_scaffolding(w)
                     ]
                 elif not content and len(context.table_cards) > 1:
                     # "what was my highest in November?" of several tables

@@ -299,7 +299,6 @@ def compose_grouped(
             and not AVG_CUES.search(q)
         )
         form = "group" if by_choice else "value"
-
     elif (
         each is not None
         and each.group("noun") not in ("day", "night")

@@ -200,10 +200,14 @@ def print_tables(memory: Memory) -> None:
         print(f"\n{t['table']}  ({t['rows']} rows, version {t['version']})")
         print(f"  {t['description']}")
         for other in t.get("possible_split", []):
+            why = (
+                f"records as alike as {other['alike']:.2f}, numbers alike"
+                if "alike" in other
+                else f"shared columns {', '.join(other['shared_columns'])}"
+            )
             print(
-                f"  ! its rows look like those of {other['table']} (shared "
-                f"columns {', '.join(other['shared_columns'])}; their rounds "
-                "interleave): one record kind may be split in two"
+                f"  ! its rows look like those of {other['table']} ({why}; "
+                "their rounds interleave): one record kind may be split in two"
             )
         unread = t.get("unread_rounds") or []
         if unread:

@@ -540,12 +540,14 @@ class Memory:
         A column with values that did not fit its type or unit carries
         ``uncast``: their count, the round ids and the reasons; those cells are
         NULL in the table and the raw values stay in the observations. A table
-        whose rows look like another table's record kind (mostly the same
-        columns, interleaved rounds) carries ``possible_split``: the other
-        tables and the columns they share, so that a user sees one kind that
-        was split in two. ``layouts`` counts the sets of labels its records
-        were written with (kinds by meaning join them into one table); a column
-        written with other labels lists them in ``labels``.
+        whose rows look like another table's record kind (interleaved rounds,
+        and mostly the same columns or records that mean the same) carries
+        ``possible_split``: the other tables, the columns they share and, for
+        a split by meaning, how ``alike`` their records read, so that a user
+        sees one kind that was split in two. ``layouts`` counts the sets of
+        labels its records were written with (kinds by meaning join them into
+        one table); a column written with other labels lists them in
+        ``labels``.
         """
         self.refresh()
         out = []

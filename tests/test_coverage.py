@@ -424,3 +424,77 @@ def test_a_measure_of_the_same_name_in_another_table_is_one_kinds_layout():
         said = set(re.findall(r"S\d+:\d+", " ".join(out["unresolved"])))
         march = {f"S{i}:1" for i, (d, _) in enumerate(rounds) if d.month == 3}
         assert said and said <= march
+
+
+def test_tables_whose_records_mean_the_same_are_one_kind_split(monkeypatch):
+    """Fill-ups in English and in a German app's labels, and car washes.
+
+    No column name is shared. Two tables are one kind split in two when their
+    records' mean vectors are at least KIN_FLOOR alike and each number of one
+    could be a number of the other (litres beside litres, euros beside euros):
+    then a count over one names the other's rounds. Less alike, or numbers
+    that cannot be the other's (a wash's €8-13 is no fill-up's €50-59), they
+    are two kinds of one person's life and nothing is said (the vectors are
+    made up here).
+    """
+    from langgraph_adamm.analytic import coverage
+    from langgraph_adamm.analytic.memory import KIN_FLOOR
+
+    def session(sid, day, hour, text):
+        return {
+            "session_id": sid,
+            "date": str(day),
+            "rounds": [
+                {"time": f"{day}T{hour}:00:00", "user": text, "assistant": "ok"}
+            ],
+        }
+
+    sessions = [
+        session(f"S{i}", day, "09", text) for i, (day, text, _) in enumerate(FILLS)
+    ]
+    sessions += [
+        session(
+            f"G{i}",
+            START + timedelta(days=3 * i + 1),
+            "10",
+            f"Tankstelle: Aral | Liter: {31 + i}.5 L | Betrag: €{51 + i}.40",
+        )
+        for i in range(6)
+    ]
+    sessions += [
+        session(f"W{i}", day, "12", f"Wash | bay {i % 2 + 1} | €{p}.00 | ok")
+        for i, (day, p) in enumerate(WASHES)
+    ]
+    sessions.sort(key=lambda s: s["date"])
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
+        assert len(m.tables) == 3
+
+        def holding(column):
+            return next(
+                t.table_name
+                for t in m.tables
+                if any(c.name == column for c in t.columns)
+            )
+
+        fills, german = holding("odometer"), holding("betrag")
+        washes = next(
+            t.table_name for t in m.tables if t.table_name not in (fills, german)
+        )
+        for alike, split in ((KIN_FLOOR + 0.05, True), (KIN_FLOOR - 0.05, False)):
+            second = np.array([alike, (1 - alike**2) ** 0.5, 0.0])
+            centroids = {
+                fills: np.array([1.0, 0.0, 0.0]),
+                german: second,
+                washes: second,
+            }
+            monkeypatch.setattr(
+                coverage, "table_centroids", lambda memory, c=centroids: c
+            )
+            m.analytic.coverage.clear()
+            partners = m.analytic.possible_splits().get(fills, [])
+            assert [p["table"] for p in partners] == ([german] if split else [])
+            count = m.compute({"table": fills, "operator": "count"})
+            named = set(count.unread_rounds)
+            assert bool(named & {f"G{i}:1" for i in range(6)}) == split
+            assert not named & {f"W{i}:1" for i in range(len(WASHES))}

@@ -450,3 +450,58 @@ def test_hours_and_minutes_told_apart_are_one_duration():
     (record,) = guided_records(guide, text, "r11")
     got = {o.attribute: o.value for o in record}
     assert got["minutes"].number == 75
+
+
+def test_a_counting_noun_is_no_unit():
+    # "Brood: 2 fr" in an app, "brood_frames": 4 in an export: a noun that
+    # counts is no dimension keeping the two apart.
+    recs = records(
+        *[
+            {"brood": f"{2 + i} fr", "varroa": str(8 + i), "mood": "calm"}
+            for i in range(3)
+        ],
+        *[
+            {"brood_frames": str(3 + i), "varroa": str(9 + i), "temper": "calm"}
+            for i in range(3)
+        ],
+    )
+    joined = aliases(recs)
+    assert joined.get("brood_frames", "brood_frames") == joined.get("brood", "brood")
+
+
+def test_an_assistants_echo_keeps_no_two_labels_apart():
+    # "Logged - Clover, 4 frames." restates the user's brood under a name of
+    # its own; the two are not stated side by side by the user.
+    recs = records(
+        *[
+            {"brood": str(2 + i), "varroa": str(8 + i), "mood": "calm"}
+            for i in range(3)
+        ],
+        *[{"brood_frames": str(3 + i), "varroa": str(9 + i)} for i in range(3)],
+    )
+    recs[0]["brood_frames"] = Observation(
+        "brood_frames", "brood_frames", parse_value("2"), Provenance("r", "assistant")
+    )
+    joined = aliases(recs)
+    assert joined.get("brood_frames", "brood_frames") == joined.get("brood", "brood")
+
+
+def test_text_labels_whose_values_are_another_attributes_stay_apart():
+    # A temper ("calm", "nervy") never joins a layout's hive names ("Clover"),
+    # whose values are the feeds' hive's.
+    recs = records(
+        *[
+            {"brood": str(2 + i), "varroa": str(8 + i), "mood": m}
+            for i, m in enumerate(["calm", "nervy", "calm"])
+        ],
+        *[
+            {"brood": str(3 + i), "varroa": str(9 + i), "hive": h}
+            for i, h in enumerate(["Clover", "Bramble", "Clover"])
+        ],
+        *[
+            {"feed_hive": h, "feed_type": "syrup"}
+            for h in ["Clover", "Bramble", "Tansy"]
+        ],
+    )
+    joined = aliases(recs)
+    assert joined.get("mood", "mood") != joined.get("hive", "hive")

@@ -199,3 +199,18 @@ def test_question_words_do_not_import_pint():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_energy_written_in_any_case_is_one_unit():
+    # A meter's "3.0 kwh" beside an app's "0.5kWh" had become a unit of its
+    # own and every lower-case value was set NULL in the kWh column.
+    from langgraph_adamm.analytic.values import parse_value
+
+    canonical = units.canonical_unit
+    assert canonical("kwh") == canonical("KWH") == "kWh"
+    assert canonical("kilowatt hours") == "kWh"
+    assert canonical("kw") == "kW"
+    assert canonical("mWh") == "mWh"  # a battery's milliwatt-hours stay apart
+    assert units.convertible("kWh", "Wh")
+    assert units.convert_units(2, "kWh", "Wh") == 2000
+    assert parse_value("3.0 kwh").unit == "kWh"

@@ -195,6 +195,14 @@ def _kinds(memory: AnalyticMemory) -> _Kinds:
     return kinds
 
 
+def table_centroids(memory: AnalyticMemory) -> dict[str, np.ndarray]:
+    """Table name -> the unit mean text vector of the rounds that gave it rows.
+
+    Tables with three such rounds at least.
+    """
+    return dict(_kinds(memory).centroids)
+
+
 def _read_kinds(memory: AnalyticMemory) -> _Kinds:
     try:
         rows = memory.db.fetchall(

@@ -39,6 +39,7 @@ from langgraph_adamm.analytic.extraction.base import Observation
 from langgraph_adamm.analytic.units import (
     convert_units,
     convertible,
+    counting_noun,
     dimension,
     spelled_unit,
 )
@@ -85,9 +86,15 @@ class AttributeProfile:
 
 
 def _unit_of(obs: Observation) -> str | None:
-    """The value's unit, or the unit the attribute's name is (``litres: 23``)."""
-    if obs.value.unit is not None:
-        return obs.value.unit
+    """The value's unit, or the unit the attribute's name is (``litres: 23``).
+
+    A noun that counts (``2 fr``, ``4 frames``: no unit pint knows, so a
+    dimension of its own) is no unit here: one layout's ``Brood: 2 fr`` and
+    another's ``brood_frames: 4`` count the same things.
+    """
+    unit = obs.value.unit
+    if unit is not None:
+        return None if counting_noun(unit) else unit
     words = obs.attribute.split("_")
     for word in (words[-1], words[0]):
         unit = spelled_unit(word)
@@ -118,6 +125,7 @@ def profiles(
     for record in records:
         names = list(record)
         for name, obs in record.items():
+            source = obs.provenance.source
             prof = out.setdefault(name, AttributeProfile(name))
             prof.records += 1
             prof.classes[value_class(obs)] += 1
@@ -126,7 +134,10 @@ def profiles(
             if obs.value.number is not None:
                 prof.add_number(float(obs.value.number), _unit_of(obs))
             for other in names:
-                if other != name:
+                # An assistant's echo ("Logged - Clover, 4 frames.") restates
+                # the user's values under names of its own: side by side only
+                # within one source.
+                if other != name and record[other].provenance.source == source:
                     prof.with_[other] += 1
     return out
 
@@ -177,6 +188,24 @@ def _same_class(a: AttributeProfile, b: AttributeProfile) -> bool:
     return True
 
 
+def _texts_fit(a: str, b: str, found: Mapping[str, AttributeProfile]) -> bool:
+    """Whether two text attributes' values allow them to be one.
+
+    Values in common, or no values anywhere else, allow it; a name whose values
+    are another attribute's ("Clover" a hive's, "calm" a temper's) belongs
+    with that one, not with a name whose values it never shares.
+    """
+    ta, tb = set(found[a].texts), set(found[b].texts)
+    if not ta or not tb or ta & tb:
+        return True
+    return not any(
+        mine & set(prof.texts)
+        for mine in (ta, tb)
+        for other, prof in found.items()
+        if other not in (a, b)
+    )
+
+
 def aliases(records: Sequence[Mapping[str, Observation]]) -> dict[str, str]:
     """Attribute name -> the name of its group, for names that join a group.
 
@@ -201,6 +230,7 @@ def aliases(records: Sequence[Mapping[str, Observation]]) -> dict[str, str]:
             and min(found[a].records, found[b].records) >= _TIE_RECORDS
             and a not in values
             and b not in values
+            and _texts_fit(a, b, found)
             and all(
                 found[x].with_[y] == 0 for x in groups[root[a]] for y in groups[root[b]]
             )

@@ -31,9 +31,24 @@ from langgraph_adamm.analytic.materialize import Membership, TableMaterializer
 from langgraph_adamm.analytic.schema_induction import Pattern, PatternCounts
 from langgraph_adamm.analytic.table_descriptions import OfflineDescriber, TableDescriber
 from langgraph_adamm.analytic.tables import ColumnStats, TableSchema
+from langgraph_adamm.analytic.units import (
+    convert_units,
+    convertible,
+    counting_noun,
+    dimension,
+)
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.history import DEFAULT_USER_ID, Round
-from langgraph_adamm.storage.database import MemoryDatabase
+from langgraph_adamm.storage.database import MemoryDatabase, quote_ident
+
+KIN_FLOOR = 0.65
+"""Cosine of two tables' records' mean text vectors from which interleaved
+tables are read as one kind split in two. Measured on the dev histories: the
+splits of one kind (app, pipe and JSON layouts of one inspection; a bank's
+Dutch lines and an invoice's) were 0.69-0.91, different kinds of one person
+(sales and feeds, charges and generation, trips and purchases) 0.60 at most."""
+
+_AUXILIARY = frozenset({"source", "order", "time"})
 
 
 class AnalyticMemory:
@@ -185,12 +200,18 @@ class AnalyticMemory:
     def possible_splits(self) -> dict[str, list[dict[str, Any]]]:
         """Tables whose rows look like another table's record kind.
 
-        Two tables whose columns are mostly the same (more than half of the
-        smaller one's attributes) and whose rounds interleave (each has rows
-        between the other's first and last) probably hold one record kind split
-        in two, for instance by a value misread as a field of its own in some
-        rounds. Table name -> [{"table", "shared_columns"}], both directions.
-        Read once per generation (each answer's coverage asks for it).
+        Two tables whose rounds interleave (each has rows between the other's
+        first and last) probably hold one record kind split in two when their
+        columns are mostly the same (more than half of the smaller one's
+        attributes: a value misread as a field of its own in some rounds), or
+        when their records mean the same: the mean text vectors of the rounds
+        that gave them rows are at least :data:`KIN_FLOOR` alike (an app's
+        ``Varroa drop: 8`` and a pipe line's ``mites: 10``, a bank's Dutch
+        ``Bijschrijving`` and an invoice's ``Amount``: labels that share no
+        word, in records that say one thing). Table name -> [{"table",
+        "shared_columns"}, plus "alike" (the cosine) for a split by meaning],
+        both directions. Read once per generation (each answer's coverage asks
+        for it).
         """
         key = ("possible splits", self.generation)
         if key not in self.coverage:
@@ -209,12 +230,7 @@ class AnalyticMemory:
                     continue
                 for t in (a, b):
                     if t.table_name not in spans:
-                        table = self.catalog.qualified(t)
-                        row = self.db.fetchall(
-                            f'SELECT min("order"), max("order") FROM {table}'
-                        )
-                        lo, hi = row[0] if row else (None, None)
-                        spans[t.table_name] = None if lo is None else (lo, hi)
+                        spans[t.table_name] = self._order_span(t)
                 sa, sb = spans[a.table_name], spans[b.table_name]
                 if sa is None or sb is None or sa[1] < sb[0] or sb[1] < sa[0]:
                     continue
@@ -225,7 +241,108 @@ class AnalyticMemory:
                 out.setdefault(b.table_name, []).append(
                     {"table": a.table_name, "shared_columns": names}
                 )
+        for a, b, alike in self._alike_tables():
+            if any(p["table"] == b.table_name for p in out.get(a.table_name, [])):
+                continue
+            span_a, span_b = self._order_span(a), self._order_span(b)
+            if (
+                span_a is None
+                or span_b is None
+                or span_a[1] < span_b[0]
+                or span_b[1] < span_a[0]
+            ):
+                continue  # not interleaved: another stretch of life
+            names = sorted(a.attributes & b.attributes)
+            for one, other in ((a, b), (b, a)):
+                out.setdefault(one.table_name, []).append(
+                    {
+                        "table": other.table_name,
+                        "shared_columns": names,
+                        "alike": round(alike, 2),
+                    }
+                )
         return out
+
+    def _alike_tables(self) -> list[tuple[TableSchema, TableSchema, float]]:
+        """Pairs of tables that may be one kind by what their records mean.
+
+        Their records' mean vectors are :data:`KIN_FLOOR` alike, and each
+        number of the table with fewer numbers could be one of the other's
+        (:meth:`_numbers_align`): a brew day and a bottling of one hobby read
+        alike, but a bottle count is no batch's litres or hours.
+        """
+        from langgraph_adamm.analytic.coverage import table_centroids
+
+        centroids = table_centroids(self)
+        tables = [t for t in self.tables if t.table_name in centroids]
+        out = []
+        for i, a in enumerate(tables):
+            for b in tables[i + 1 :]:
+                alike = float(centroids[a.table_name] @ centroids[b.table_name])
+                if alike >= KIN_FLOOR and self._numbers_align(a, b):
+                    out.append((a, b, alike))
+        return out
+
+    def _numbers_align(self, a: TableSchema, b: TableSchema) -> bool:
+        """Whether the numbers of two tables could be one kind's.
+
+        Each number column of the table with fewer of them pairs, one to one,
+        with a column of the other of its dimension whose values overlap its
+        own (in one unit); one such column at least. A noun that counts
+        (``fr``, ``frames``) is no unit here.
+        """
+        ranges = {t.table_name: self._number_ranges(t) for t in (a, b)}
+        few, many = sorted(ranges.values(), key=len)
+        if not few:
+            return False
+        free = dict(many)
+        for unit, low, high in few.values():
+            match = next(
+                (
+                    name
+                    for name, (u, lo, hi) in free.items()
+                    if dimension(u) == dimension(unit)
+                    and convertible(u, unit)
+                    and convert_units(lo, u, unit) <= high
+                    and low <= convert_units(hi, u, unit)
+                ),
+                None,
+            )
+            if match is None:
+                return False
+            del free[match]
+        return True
+
+    def _number_ranges(
+        self, table: TableSchema
+    ) -> dict[str, tuple[str | None, float, float]]:
+        """Number column -> (unit, lowest, highest value) of a table's rows."""
+        columns = [
+            c
+            for c in table.columns
+            if c.sql_type in ("DOUBLE", "BIGINT") and c.name not in _AUXILIARY
+        ]
+        if not columns:
+            return {}
+        parts = ", ".join(
+            f"min({quote_ident(c.name)}), max({quote_ident(c.name)})" for c in columns
+        )
+        row = self.db.fetchall(f"SELECT {parts} FROM {self.catalog.qualified(table)}")
+        out = {}
+        for i, c in enumerate(columns):
+            low, high = row[0][2 * i], row[0][2 * i + 1]
+            if low is not None and high is not None:
+                unit = None if counting_noun(c.unit) else c.unit
+                out[c.name] = (unit, float(low), float(high))
+        return out
+
+    def _order_span(self, table: TableSchema) -> tuple[int, int] | None:
+        """The first and last ``order`` of a table's rows (None: no rows)."""
+        row = self.db.fetchall(
+            f'SELECT min("order"), max("order") FROM {self.catalog.qualified(table)}'
+        )
+        lo, hi = row[0] if row else (None, None)
+        return None if lo is None else (int(lo), int(hi))
 
     def cast_problems(self) -> dict[tuple[int, str], dict[str, Any]]:
         """Values that did not fit their column, per (schema id, column)."""

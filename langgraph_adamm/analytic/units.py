@@ -62,6 +62,10 @@ _alias("mL", "ml", "milliliter", "milliliters", "millilitre", "millilitres")
 _alias("L", "l", "liter", "liters", "litre", "litres", "ltr")
 _alias("kcal", "cal", "cals", "kcals", "calorie", "calories", "kilocalories")
 _alias("kJ", "kj", "kilojoule", "kilojoules")
+# Energy and power as meters, apps and bills write them, in any case ("kwh").
+_alias("kWh", "kilowatt hour", "kilowatt hours", "kilowatt-hour", "kilowatt-hours")
+_alias("Wh", "watt hour", "watt hours", "watt-hour", "watt-hours")
+_alias("kW", "kilowatt", "kilowatts")
 _alias("bpm", "beats/min", "beats per minute", "/min")
 _alias("%", "percent", "pct", "per cent", "perc")
 _alias("USD", "$", "us$", "dollar", "dollars", "bucks", "usd")
@@ -331,6 +335,15 @@ def dimension(symbol: str | None) -> str | None:
     if not may_be_pint_unit(_PINT_NAMES.get(symbol, symbol)):
         return f"[{symbol}]"
     return pint_dimension(symbol)
+
+
+def counting_noun(symbol: str | None) -> bool:
+    """Whether a "unit" is a noun that counts (``2 fr``, ``4 frames``).
+
+    A word pint does not know, so a dimension of its own: as good as no unit
+    when two layouts count one thing.
+    """
+    return symbol is not None and dimension(symbol) == f"[{symbol}]"
 
 
 def pint_dimension(symbol: str) -> str:

@@ -498,3 +498,38 @@ def test_tables_whose_records_mean_the_same_are_one_kind_split(monkeypatch):
             named = set(count.unread_rounds)
             assert bool(named & {f"G{i}:1" for i in range(6)}) == split
             assert not named & {f"W{i}:1" for i in range(len(WASHES))}
+
+
+def test_a_round_naming_what_tells_a_filtered_value_apart_may_hold_it():
+    # An e-mail's subject "Je bestelling bij Kamera Express" is the column
+    # value; a receipt of the same shop in another layout says only "Kamera
+    # Express": it may be one of the filtered records, unlike one of another
+    # shop or one naming only the words every value shares.
+    from langgraph_adamm.analytic.coverage import Lookalike, _may_pass
+    from langgraph_adamm.analytic.tables import Column, TableSchema
+
+    samples = (
+        "Je bestelling bij Kamera Express",
+        "Je bestelling bij Foto Konijnenberg",
+        "Your Adobe invoice",
+    )
+    table = TableSchema(
+        "u",
+        1,
+        "orders_log",
+        "",
+        frozenset({"fwd", "totaal"}),
+        (
+            Column("fwd", "fwd", "VARCHAR", samples=samples),
+            Column("totaal", "totaal", "DOUBLE", unit="EUR"),
+        ),
+    )
+    flt = {"column": "fwd", "op": "=", "value": samples[0]}
+
+    def look(text):
+        return Lookalike("R1:1", None, text.lower(), {})
+
+    assert _may_pass(table, flt, look("Receipt - Kamera Express Rotterdam, €114.93"))
+    assert not _may_pass(table, flt, look("Receipt - Foto Konijnenberg, €20.00"))
+    assert not _may_pass(table, flt, look("Je bestelling bij de bakker, €4.00"))
+    assert _may_pass(table, flt, look("je bestelling bij kamera express: €9"))

@@ -288,3 +288,35 @@ def test_an_event_whose_own_detail_no_round_says_is_not_one_told_alike():
             )
             is None
         )
+
+
+def test_a_round_that_only_reads_like_the_event_is_no_anchor_in_a_life_without_it():
+    # "Packaged another one." reads like a move among boxes; in a memory that
+    # never says "moved" or "house" no move was told, and nothing is anchored.
+    # A round that says the frame's words ("the keys") is the telling, and
+    # where the memory says a word of the phrase the round is kept.
+    move = next(i for i, f in enumerate(FRAMES) if f.name == "move")
+
+    def embed(texts):  # every text is told like a move
+        out = np.zeros((len(texts), len(FRAMES)), dtype=np.float32)
+        out[:, move] = 1.0
+        return out
+
+    def step(content):
+        return {
+            "tool": "event_locate",
+            "frame": "move",
+            "arguments": {"query_content": telling_query("i moved house")},
+            "result": {"units": [_unit("P", 0.45, content, 3)]},
+        }
+
+    never = step("Packaged another one. Want the details?")
+    assert anchor_unit(never, embed, said=lambda w: 0.0) is None
+    assert "'i moved house'" in never["anchor_unsure"]
+    said_house = step("Packaged another one. Want the details?")
+    found = anchor_unit(said_house, embed, said=lambda w: 1.0 if w == "house" else 0.0)
+    assert found["unit_id"] == "P"
+    keys = step("Got the keys at last, sleeping on the floor tonight.")
+    assert anchor_unit(keys, embed, said=lambda w: 0.0)["unit_id"] == "P"
+    # not every round read: nothing can say the memory never told it
+    assert anchor_unit(step("Packaged another one."), embed)["unit_id"] == "P"

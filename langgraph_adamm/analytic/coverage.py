@@ -745,7 +745,7 @@ def _may_pass(table: TableSchema, flt: Any, look: Lookalike) -> bool:
         return t is None or condition.decide(t, t) is not False
     if op in ("=", "in") and isinstance(value, (str, list)):
         wanted = [value] if isinstance(value, str) else value
-        return any(str(v).lower() in look.text for v in wanted)
+        return any(_holds_value(table, str(column), str(v), look.text) for v in wanted)
     said = look.values.get(str(column))
     if said is None or op not in ("<", "<=", ">", ">=", "between"):
         return True
@@ -765,6 +765,30 @@ def _may_pass(table: TableSchema, flt: Any, look: Lookalike) -> bool:
         ">": number > bound,
         ">=": number >= bound,
     }[op]
+
+
+def _holds_value(table: TableSchema, column: str, value: str, text: str) -> bool:
+    """Whether a round's text holds a column value, or what tells it apart.
+
+    "Je bestelling bij Kamera Express" is one layout's subject line; a receipt
+    of the same shop in another layout says "Kamera Express" only. The words
+    of the value that no other sample of the column has tell it apart; a
+    round holding them all may hold the value.
+    """
+    if value.lower() in text:
+        return True
+    col = table.column(column)
+    others = {
+        w
+        for sample in (col.samples if col is not None else ())
+        if sample.lower() != value.lower()
+        for w in re.findall(r"\w+", sample.lower())
+    }
+    own = re.findall(r"\w+", value.lower())
+    telling = [w for w in own if w not in others and len(w) > 2]
+    if not others or not telling or len(telling) == len(own):
+        return False
+    return all(re.search(rf"\b{re.escape(w)}\b", text) for w in telling)
 
 
 def unread_note(table: str, rounds: list[str]) -> str:

@@ -135,9 +135,12 @@ def profiles(
                 prof.add_number(float(obs.value.number), _unit_of(obs))
             for other in names:
                 # An assistant's echo ("Logged - Clover, 4 frames.") restates
-                # the user's values under names of its own: side by side only
-                # within one source.
-                if other != name and record[other].provenance.source == source:
+                # the user's values under names of its own: no name the user
+                # stated stands beside one only the assistant did.
+                echo = (source == "assistant") != (
+                    record[other].provenance.source == "assistant"
+                )
+                if other != name and not echo:
                     prof.with_[other] += 1
     return out
 

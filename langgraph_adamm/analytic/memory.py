@@ -51,6 +51,19 @@ Dutch lines and an invoice's) were 0.69-0.91, different kinds of one person
 _AUXILIARY = frozenset({"source", "order", "time"})
 
 
+def _overlap(
+    other: tuple[str | None, float, float], unit: str | None, low: float, high: float
+) -> bool:
+    """Whether a column's value range (unit, low, high) overlaps [low, high]."""
+    u, lo, hi = other
+    return (
+        dimension(u) == dimension(unit)
+        and convertible(u, unit)
+        and convert_units(lo, u, unit) <= high
+        and low <= convert_units(hi, u, unit)
+    )
+
+
 class AnalyticMemory:
     """One user's analytic memory inside a :class:`MemoryDatabase`.
 
@@ -241,7 +254,7 @@ class AnalyticMemory:
                 out.setdefault(b.table_name, []).append(
                     {"table": a.table_name, "shared_columns": names}
                 )
-        for a, b, alike in self._alike_tables():
+        for a, b, alike in self.alike_tables():
             if any(p["table"] == b.table_name for p in out.get(a.table_name, [])):
                 continue
             span_a, span_b = self._order_span(a), self._order_span(b)
@@ -263,7 +276,7 @@ class AnalyticMemory:
                 )
         return out
 
-    def _alike_tables(self) -> list[tuple[TableSchema, TableSchema, float]]:
+    def alike_tables(self) -> list[tuple[TableSchema, TableSchema, float]]:
         """Pairs of tables that may be one kind by what their records mean.
 
         Their records' mean vectors are :data:`KIN_FLOOR` alike, and each
@@ -291,27 +304,33 @@ class AnalyticMemory:
         own (in one unit); one such column at least. A noun that counts
         (``fr``, ``frames``) is no unit here.
         """
-        ranges = {t.table_name: self._number_ranges(t) for t in (a, b)}
-        few, many = sorted(ranges.values(), key=len)
+        return self.number_pairs(a, b) is not None
+
+    def number_pairs(self, a: TableSchema, b: TableSchema) -> dict[str, str] | None:
+        """Column of the table with fewer numbers -> the other's it pairs with.
+
+        A column of the same name pairs with its namesake; the others with the
+        first column left of their dimension whose values overlap. None where
+        some number finds no partner.
+        """
+        ranges = [self._number_ranges(t) for t in (a, b)]
+        few, many = sorted(ranges, key=len)
         if not few:
-            return False
+            return None
         free = dict(many)
-        for unit, low, high in few.values():
-            match = next(
-                (
-                    name
-                    for name, (u, lo, hi) in free.items()
-                    if dimension(u) == dimension(unit)
-                    and convertible(u, unit)
-                    and convert_units(lo, u, unit) <= high
-                    and low <= convert_units(hi, u, unit)
-                ),
-                None,
-            )
-            if match is None:
-                return False
-            del free[match]
-        return True
+        out: dict[str, str] = {}
+        for name in sorted(few, key=lambda n: n not in free):
+            unit, low, high = few[name]
+            if name in free and _overlap(free[name], unit, low, high):
+                out[name] = name
+                del free[name]
+                continue
+            fits = [m for m, r in free.items() if _overlap(r, unit, low, high)]
+            if not fits:
+                return None
+            out[name] = fits[0]
+            del free[fits[0]]
+        return out
 
     def _number_ranges(
         self, table: TableSchema

@@ -132,6 +132,13 @@ def anchor_unit(
     holding = [u for u in ranked if holds_words(told, u.get("content"))]
     if frame is not None:
         found = _frame_anchor(ranked, frame, embed)
+        if found is not None and not _frame_supported(found, frame, phrase, said):
+            step["anchor_unsure"] = (
+                f"{found.get('unit_id')} reads like such an event but says "
+                "nothing of it, and no round of the memory says any word of "
+                f"'{_asked_part(phrase, frame)}'"
+            )
+            return None
         if found is not None:
             return _dated(found, ranked, step)
         # no round told like the frame's event: one that says the phrase's
@@ -159,6 +166,44 @@ def anchor_unit(
     if score < EVENT_UNSHARED_FLOOR:
         return None  # "since I broke my wrist" is not a round about a lawnmower
     return _dated(best, ranked, step)
+
+
+def _asked_part(phrase: str, frame: EventFrame) -> str:
+    """The question's own event phrase, without the frame's telling added."""
+    if phrase.endswith(frame.telling):
+        return phrase[: -len(frame.telling)].rstrip(". ")
+    return phrase
+
+
+def _frame_supported(
+    unit: dict[str, Any],
+    frame: EventFrame,
+    phrase: str,
+    said: Callable[[str], float] | None,
+) -> bool:
+    """Whether a frame's anchor is more than a round that reads like its event.
+
+    A round told like the frame that shares a word with the frame's tellings
+    or the phrase ("got the keys", "the baby came" / "was born") is the
+    event's telling. One that shares none ("Packaged another one." read as a
+    move among boxes) is kept only where the memory says some word of the
+    phrase somewhere ("the subbing job": "job" is said): a life that never
+    says "moved" or "house" told no move, whatever reads like one. Without
+    ``said`` (not every round read) it is kept.
+    """
+    own = words(_asked_part(phrase, frame))
+    asked = {w for w in own if w not in STOPWORDS and len(w) > 2}
+    vocabulary = {root(w) for t in frame.tellings for w in words(t)} | {
+        root(w) for w in asked
+    }
+    held = {
+        root(w)
+        for w in words(_user_said(unit.get("content")))
+        if w not in STOPWORDS and len(w) > 2
+    }
+    if held & vocabulary or said is None:
+        return True
+    return any(said(w) > 0 for w in asked)
 
 
 def _corroborated(ranked: list[dict[str, Any]]) -> dict[str, Any] | None:

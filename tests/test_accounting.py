@@ -642,3 +642,74 @@ def test_a_superlative_of_choice_by_a_named_measure_adds_it_up(species):
 def test_a_word_one_edit_from_a_form_word_it_is_not_stays():
     assert respell_cues("What was my slowest pace?") == "What was my slowest pace?"
     assert respell_cues("Ok. Avrage weight?") == "Ok. average weight?"
+
+
+def test_a_measure_named_by_a_word_no_column_holds_gives_no_figure():
+    # "heart rate" of rowing-machine sessions that log a stroke rate: "heart"
+    # had been taken for a synonym of the period's ``time`` column and the
+    # stroke rate's average stated. "Cheapest" of sales that log a margin in
+    # % asks for money: the lowest margin is no price.
+    start = date(2026, 3, 1)
+    sessions = []
+    for i in range(30):
+        d = start + timedelta(days=i)
+        rounds = [
+            {
+                "time": f"{d}T07:00:00",
+                "user": f"Erg - distance: {5000 + 100 * (i % 5)} m, "
+                f"avg rate: {22 + i % 4} spm, split: {120 + i % 7} s",
+                "assistant": "Logged.",
+            }
+        ]
+        if i % 3 == 0:
+            rounds.append(
+                {
+                    "time": f"{d}T18:00:00",
+                    "user": f"Sale - item: {'jacket' if i % 2 else 'scarf'}, "
+                    f"margin: {30 + i} %",
+                    "assistant": "Noted.",
+                }
+            )
+        sessions.append({"session_id": f"E{i}", "date": str(d), "rounds": rounds})
+    with Memory(":memory:", user_id="r") as m:
+        m.ingest(history_from_dict({"user_id": "r", "sessions": sessions}))
+        now = "2026-04-02T10:00:00"
+        out = m.ask(
+            "What was my average heart rate on the erg in March?", question_time=now
+        )
+        assert out["value"] is None, out["answer"]
+        assert any("heart" in u for u in out["unresolved"]), out["unresolved"]
+        out = m.ask("cheapest thing i sold in march?", question_time=now)
+        assert out["value"] is None, out["answer"]
+        assert any("cheapest" in u for u in out["unresolved"]), out["unresolved"]
+        rate = m.ask("What was my average rate on the erg in March?", question_time=now)
+        assert rate["value"] == pytest.approx(sum(22 + i % 4 for i in range(30)) / 30)
+
+
+def test_the_record_a_superlative_names_is_no_column_asked():
+    # "the priciest job": the jobs' text column names the records the highest
+    # cost is read over, not a column the plan left out
+    start = date(2026, 4, 1)
+    jobs = ["boiler service", "gutter clean", "lock change", "paint hall"]
+    sessions = [
+        {
+            "session_id": f"J{i}",
+            "date": str(start + timedelta(days=2 * i)),
+            "rounds": [
+                {
+                    "time": f"{start + timedelta(days=2 * i)}T10:00:00",
+                    "user": f"Job: {jobs[i % 4]} | property: Flat {1 + i % 3} | "
+                    f"cost: €{60 + 7 * i}.50",
+                    "assistant": "Logged.",
+                }
+            ],
+        }
+        for i in range(12)
+    ]
+    with Memory(":memory:", user_id="l") as m:
+        m.ingest(history_from_dict({"user_id": "l", "sessions": sessions}))
+        out = m.ask(
+            "What was the priciest job in April?", question_time="2026-05-02T10:00:00"
+        )
+        assert out["value"] == pytest.approx(60 + 7 * 11 + 0.5), out["answer"]
+        assert out["unresolved"] == []

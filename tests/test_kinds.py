@@ -484,24 +484,3 @@ def test_an_assistants_echo_keeps_no_two_labels_apart():
     )
     joined = aliases(recs)
     assert joined.get("brood_frames", "brood_frames") == joined.get("brood", "brood")
-
-
-def test_text_labels_whose_values_are_another_attributes_stay_apart():
-    # A temper ("calm", "nervy") never joins a layout's hive names ("Clover"),
-    # whose values are the feeds' hive's.
-    recs = records(
-        *[
-            {"brood": str(2 + i), "varroa": str(8 + i), "mood": m}
-            for i, m in enumerate(["calm", "nervy", "calm"])
-        ],
-        *[
-            {"brood": str(3 + i), "varroa": str(9 + i), "hive": h}
-            for i, h in enumerate(["Clover", "Bramble", "Clover"])
-        ],
-        *[
-            {"feed_hive": h, "feed_type": "syrup"}
-            for h in ["Clover", "Bramble", "Tansy"]
-        ],
-    )
-    joined = aliases(recs)
-    assert joined.get("mood", "mood") != joined.get("hive", "hive")

@@ -191,24 +191,6 @@ def _same_class(a: AttributeProfile, b: AttributeProfile) -> bool:
     return True
 
 
-def _texts_fit(a: str, b: str, found: Mapping[str, AttributeProfile]) -> bool:
-    """Whether two text attributes' values allow them to be one.
-
-    Values in common, or no values anywhere else, allow it; a name whose values
-    are another attribute's ("Clover" a hive's, "calm" a temper's) belongs
-    with that one, not with a name whose values it never shares.
-    """
-    ta, tb = set(found[a].texts), set(found[b].texts)
-    if not ta or not tb or ta & tb:
-        return True
-    return not any(
-        mine & set(prof.texts)
-        for mine in (ta, tb)
-        for other, prof in found.items()
-        if other not in (a, b)
-    )
-
-
 def aliases(records: Sequence[Mapping[str, Observation]]) -> dict[str, str]:
     """Attribute name -> the name of its group, for names that join a group.
 
@@ -233,7 +215,6 @@ def aliases(records: Sequence[Mapping[str, Observation]]) -> dict[str, str]:
             and min(found[a].records, found[b].records) >= _TIE_RECORDS
             and a not in values
             and b not in values
-            and _texts_fit(a, b, found)
             and all(
                 found[x].with_[y] == 0 for x in groups[root[a]] for y in groups[root[b]]
             )

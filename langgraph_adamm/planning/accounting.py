@@ -71,6 +71,7 @@ GENERIC_VERBS = frozenset(
     "manage managed fit use used".split()
 )
 """Verbs any kind of record may be told with."""
+_AUXILIARY = frozenset({"time", "order", "source"})  # the columns every table has
 SUBJECT_SHARE = 0.2
 """A word this share of a table's rounds hold is about the records as a whole."""
 MEMORY_SUBJECT_SHARE = 0.08
@@ -283,16 +284,17 @@ class WordAccount:
             for a, b in zip(tokens, tokens[1:], strict=False)
             if a in ("per", "much")
         }
-        # "what FG did the first beer I bottled ...": where the plan reads the
-        # first (last) record, the word names that record, not its column
-        firsts = any(
-            (d.get("arguments") or {}).get("operator") in ("first", "last")
-            for d in drafts
-        )
+        # "the first beer I bottled", "the priciest job": where the plan reads
+        # the first (last, highest) record, the word names it, not a column
+        ops = {(d.get("arguments") or {}).get("operator") for d in drafts}
         records_named = {
             b
             for a, b in zip(tokens, tokens[1:], strict=False)
-            if firsts and a in ("first", "last", "latest", "earliest")
+            if ops & {"first", "last"}
+            and a in ("first", "last", "latest", "earliest")
+            or ops & {"max", "min"}
+            and len(a) > 4
+            and a.endswith("est")
         }
         verbs = main_verbs(rest)
         skip = verbs | _initialisms(tokens, named) | participles(tokens, named)
@@ -324,7 +326,7 @@ class WordAccount:
                 about.add(root(word))
                 continue
             left.append(word)
-        left = self._synonyms_named(left, cards, used_cols, vocab)
+        left = self._synonyms_named(left, cards, used_cols, vocab, context)
         subjects: list[str] = []
         reported_names: list[str] = []
         valued = _values_held(context, used_cols)
@@ -386,18 +388,12 @@ class WordAccount:
         """
         out = []
         for verb in sorted(verbs - GENERIC_VERBS):
-            if not vocab or any(v.share(verb) > 0 for v in vocab):
-                continue
-            for card in context.table_cards:
-                if card.name in used_cols:
-                    continue
-                theirs = self._words(card.name)
-                if theirs is not None and theirs.share(verb) >= VERB_KIND_SHARE:
-                    out.append(
-                        f"'{verb}' (the records of {card.name} say it, those "
-                        "the plan reads never do)"
-                    )
-                    break
+            other = self._saying(verb, vocab, context, used_cols, VERB_KIND_SHARE)
+            if other is not None:
+                out.append(
+                    f"'{verb}' (the records of {other} say it, those the plan "
+                    "reads never do)"
+                )
         return out
 
     def _names_the_kind(self, word: str, vocab: list[RecordWords]) -> bool:
@@ -495,17 +491,24 @@ class WordAccount:
         cards: list[TableCard],
         used_cols: dict[str, set[str]],
         vocab: list[RecordWords],
+        context: PlanningContext,
     ) -> list[str]:
         """The words left after those naming the records by a synonym.
 
-        A synonym of the table's name, of a column the plan reads, or of a
-        word most of the table's rounds hold ("jogged" ~ "run").
+        A synonym of the table's name, of a column the plan reads (not
+        ``time``: "heart" is no word for the period's column), or of a word
+        most of the table's rounds hold ("jogged" ~ "run"). A word another
+        table's records say and the plan's never do names that kind, not a
+        loose synonym of the plan's column.
         """
         if not left or self.synonyms is None:
             return left
-        names = [c.name for c in cards] + [
-            col for card in cards for col in sorted(used_cols.get(card.name, ()))
+        columns = [
+            col
+            for card in cards
+            for col in sorted(used_cols.get(card.name, set()) - _AUXILIARY)
         ]
+        names = [c.name for c in cards] + columns
         # a column the plan does not read, or a value of one, is a condition
         # the plan did not apply: its synonyms ("beach" ~ "riverside") stay
         other = {
@@ -525,17 +528,41 @@ class WordAccount:
             and w not in STOPWORDS
             and root(w) not in other
         ]
-        columns = [
-            col for card in cards for col in sorted(used_cols.get(card.name, ()))
-        ]
         kept = []
         for word in left:
             q = QuestionTokens.of(word)
-            if not self.synonyms(q, names, SYNONYM_FLOOR) and not self.synonyms(
-                q, columns, COLUMN_FLOOR
+            if self.synonyms(q, names, SYNONYM_FLOOR):
+                continue
+            if self.synonyms(q, columns, COLUMN_FLOOR) and (
+                self._saying(word, vocab, context, used_cols, SUBJECT_SHARE) is None
             ):
-                kept.append(word)
+                continue
+            kept.append(word)
         return kept
+
+    def _saying(
+        self,
+        word: str,
+        vocab: list[RecordWords],
+        context: PlanningContext,
+        used_cols: dict[str, set[str]],
+        floor: float,
+    ) -> str | None:
+        """Another table whose rounds (floor of them) say what the plan's never do."""
+        if not vocab or any(v.share(word) > 0 for v in vocab):
+            return None
+        for card in context.table_cards:
+            theirs = None if card.name in used_cols else self._words(card.name)
+            if theirs is not None and theirs.share(word) >= floor:
+                return card.name
+        return None
+        for card in context.table_cards:
+            if card.name in used_cols:
+                continue
+            theirs = self._words(card.name)
+            if theirs is not None and theirs.share(word) >= SUBJECT_SHARE:
+                return True
+        return False
 
     def _reported(
         self,

@@ -94,14 +94,22 @@ _DIMENSION_WORDS: dict[str, str] = {
     ),
     **dict.fromkeys("duration minutes hours".split(), "[time]"),
     **dict.fromkeys("temperature warmest coldest hottest".split(), "[temperature]"),
+    **dict.fromkeys(
+        "cheapest cheaper dearest dearer priciest pricier expensive price".split(),
+        "[currency]",
+    ),
 }
 """Words that name what kind of quantity is asked."""
 
 
 def _dimension_name(dim: str) -> str:
     """A dimension in words: "[length] ** 3" -> "a volume"."""
-    names = {"[length] ** 3": "volume", "[length] ** 2": "area"}
-    return "a " + names.get(dim, dim.strip("[]"))
+    names = {
+        "[length] ** 3": "a volume",
+        "[length] ** 2": "an area",
+        "[currency]": "an amount of money",
+    }
+    return names.get(dim) or "a " + dim.strip("[]")
 
 
 def _unit_dimension(word: str) -> str | None:
@@ -204,6 +212,8 @@ def dimension_asked(
             want = _DIMENSION_WORDS.get(word) or (
                 None if ratio or word in per else _unit_dimension(word)
             )
+            if want == "[currency]" and have is None:
+                continue  # a price written without its currency may be it
             if want is not None and want != have:
                 out.append(
                     f"'{word}' (asks for {_dimension_name(want)}; {col.name} is in "

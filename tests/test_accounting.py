@@ -713,3 +713,30 @@ def test_the_record_a_superlative_names_is_no_column_asked():
         )
         assert out["value"] == pytest.approx(60 + 7 * 11 + 0.5), out["answer"]
         assert out["unresolved"] == []
+
+
+def test_a_price_word_over_a_currency_pint_does_not_know_is_answered():
+    # "kr" is money pint does not know: "cheapest" asks for it, and gets it
+    start = date(2026, 3, 1)
+    sessions = [
+        {
+            "session_id": f"B{i}",
+            "date": str(start + timedelta(days=2 * i)),
+            "rounds": [
+                {
+                    "time": f"{start + timedelta(days=2 * i)}T07:00:00",
+                    "user": f"Bought - item: {['gloves', 'bottle', 'cap'][i % 3]}, "
+                    f"price: {120 + 10 * i} kr",
+                    "assistant": "Logged.",
+                }
+            ],
+        }
+        for i in range(12)
+    ]
+    with Memory(":memory:", user_id="f") as m:
+        m.ingest(history_from_dict({"user_id": "f", "sessions": sessions}))
+        out = m.ask(
+            "What was the cheapest thing I bought in March?",
+            question_time="2026-04-02T10:00:00",
+        )
+        assert out["value"] == 120, out["answer"]

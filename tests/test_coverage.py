@@ -5,6 +5,7 @@ an app's "Ltrs ... | Total paid ...", whose total the reader does not put in the
 ``total`` column. Expected values are computed here from the records written.
 """
 
+import dataclasses
 import re
 from datetime import date, datetime, timedelta
 
@@ -533,3 +534,12 @@ def test_a_round_naming_what_tells_a_filtered_value_apart_may_hold_it():
     assert not _may_pass(table, flt, look("Receipt - Foto Konijnenberg, €20.00"))
     assert not _may_pass(table, flt, look("Je bestelling bij de bakker, €4.00"))
     assert _may_pass(table, flt, look("je bestelling bij kamera express: €9"))
+    # one word of a value ("Express" of "Tesco Express") tells nothing
+    tesco = dataclasses.replace(
+        table,
+        columns=(
+            Column("fwd", "fwd", "VARCHAR", samples=("Tesco Express", "Tesco Extra")),
+        ),
+    )
+    shop = {"column": "fwd", "op": "=", "value": "Tesco Express"}
+    assert not _may_pass(tesco, shop, look("Receipt - Kamera Express, €30"))

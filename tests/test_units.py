@@ -214,3 +214,9 @@ def test_energy_written_in_any_case_is_one_unit():
     assert units.convertible("kWh", "Wh")
     assert units.convert_units(2, "kWh", "Wh") == 2000
     assert parse_value("3.0 kwh").unit == "kWh"
+
+
+def test_a_noun_that_counts_is_no_unit_but_money_is():
+    assert units.counting_noun("fr") and units.counting_noun("frames")
+    for money_or_unit in ("kr", "SEK", "steps", "%", "pts", "EUR", "kg", None):
+        assert not units.counting_noun(money_or_unit), money_or_unit

@@ -773,7 +773,8 @@ def _holds_value(table: TableSchema, column: str, value: str, text: str) -> bool
     "Je bestelling bij Kamera Express" is one layout's subject line; a receipt
     of the same shop in another layout says "Kamera Express" only. The words
     of the value that no other sample of the column has tell it apart; a
-    round holding them all may hold the value.
+    round that says two or more of them in a row, as the value does, may hold
+    the value ("Express" alone of "Tesco Express" tells nothing).
     """
     if value.lower() in text:
         return True
@@ -785,10 +786,16 @@ def _holds_value(table: TableSchema, column: str, value: str, text: str) -> bool
         for w in re.findall(r"\w+", sample.lower())
     }
     own = re.findall(r"\w+", value.lower())
-    telling = [w for w in own if w not in others and len(w) > 2]
-    if not others or not telling or len(telling) == len(own):
+    runs: list[list[str]] = [[]]
+    for w in own:
+        if w in others or len(w) <= 2:
+            runs.append([])
+        else:
+            runs[-1].append(w)
+    run = max(runs, key=len)
+    if not others or len(run) < 2 or len(run) == len(own):
         return False
-    return all(re.search(rf"\b{re.escape(w)}\b", text) for w in telling)
+    return re.search(r"\b" + r"\W+".join(map(re.escape, run)) + r"\b", text) is not None
 
 
 def unread_note(table: str, rounds: list[str]) -> str:

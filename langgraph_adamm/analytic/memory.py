@@ -234,18 +234,13 @@ class AnalyticMemory:
 
     def _possible_splits(self) -> dict[str, list[dict[str, Any]]]:
         tables = list(self.tables)
-        spans: dict[str, tuple[int, int] | None] = {}
         out: dict[str, list[dict[str, Any]]] = {}
         for i, a in enumerate(tables):
             for b in tables[i + 1 :]:
                 shared = a.attributes & b.attributes
                 if 2 * len(shared) <= min(len(a.attributes), len(b.attributes)):
                     continue
-                for t in (a, b):
-                    if t.table_name not in spans:
-                        spans[t.table_name] = self._order_span(t)
-                sa, sb = spans[a.table_name], spans[b.table_name]
-                if sa is None or sb is None or sa[1] < sb[0] or sb[1] < sa[0]:
+                if not self._interleave(a, b):
                     continue
                 names = sorted(shared)
                 out.setdefault(a.table_name, []).append(
@@ -257,14 +252,8 @@ class AnalyticMemory:
         for a, b, alike in self.alike_tables():
             if any(p["table"] == b.table_name for p in out.get(a.table_name, [])):
                 continue
-            span_a, span_b = self._order_span(a), self._order_span(b)
-            if (
-                span_a is None
-                or span_b is None
-                or span_a[1] < span_b[0]
-                or span_b[1] < span_a[0]
-            ):
-                continue  # not interleaved: another stretch of life
+            if not self._interleave(a, b):
+                continue  # another stretch of life
             names = sorted(a.attributes & b.attributes)
             for one, other in ((a, b), (b, a)):
                 out.setdefault(one.table_name, []).append(
@@ -336,6 +325,15 @@ class AnalyticMemory:
         self, table: TableSchema
     ) -> dict[str, tuple[str | None, float, float]]:
         """Number column -> (unit, lowest, highest value) of a table's rows."""
+        key = (f"number ranges {table.table_name}", self.generation)
+        if key not in self.coverage:
+            self.coverage[key] = self._read_ranges(table)
+        ranges: dict[str, tuple[str | None, float, float]] = self.coverage[key]
+        return ranges
+
+    def _read_ranges(
+        self, table: TableSchema
+    ) -> dict[str, tuple[str | None, float, float]]:
         columns = [
             c
             for c in table.columns
@@ -355,13 +353,21 @@ class AnalyticMemory:
                 out[c.name] = (unit, float(low), float(high))
         return out
 
+    def _interleave(self, a: TableSchema, b: TableSchema) -> bool:
+        """Whether each table has rows between the other's first and last."""
+        sa, sb = self._order_span(a), self._order_span(b)
+        return not (sa is None or sb is None or sa[1] < sb[0] or sb[1] < sa[0])
+
     def _order_span(self, table: TableSchema) -> tuple[int, int] | None:
         """The first and last ``order`` of a table's rows (None: no rows)."""
-        row = self.db.fetchall(
-            f'SELECT min("order"), max("order") FROM {self.catalog.qualified(table)}'
-        )
-        lo, hi = row[0] if row else (None, None)
-        return None if lo is None else (int(lo), int(hi))
+        key = (f"order span {table.table_name}", self.generation)
+        if key not in self.coverage:
+            name = self.catalog.qualified(table)
+            row = self.db.fetchall(f'SELECT min("order"), max("order") FROM {name}')
+            lo, hi = row[0] if row else (None, None)
+            self.coverage[key] = None if lo is None else (int(lo), int(hi))
+        span: tuple[int, int] | None = self.coverage[key]
+        return span
 
     def cast_problems(self) -> dict[tuple[int, str], dict[str, Any]]:
         """Values that did not fit their column, per (schema id, column)."""

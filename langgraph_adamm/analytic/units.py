@@ -337,13 +337,26 @@ def dimension(symbol: str | None) -> str | None:
     return pint_dimension(symbol)
 
 
+_CURRENCY_WORDS = frozenset(
+    "kr kn zl zł sek nok dkk inr rs pln czk huf ron brl mxn zar nzd sgd hkd cny rmb "
+    "krw lei lev".split()
+)
+"""Currencies written in lower case that pint does not know."""
+
+
 def counting_noun(symbol: str | None) -> bool:
     """Whether a "unit" is a noun that counts (``2 fr``, ``4 frames``).
 
     A word pint does not know, so a dimension of its own: as good as no unit
     when two layouts count one thing.
     """
-    return symbol is not None and dimension(symbol) == f"[{symbol}]"
+    if symbol is None or dimension(symbol) != f"[{symbol}]":
+        return False
+    table = unit_table()
+    if table is not None and symbol in table.dimensions:
+        return False  # a unit of the project's own ("steps")
+    # a currency pint does not know ("kr", "SEK") is money, no count
+    return symbol.islower() and symbol not in _CURRENCY_WORDS
 
 
 def pint_dimension(symbol: str) -> str:

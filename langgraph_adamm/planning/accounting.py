@@ -287,14 +287,20 @@ class WordAccount:
         # "the first beer I bottled", "the priciest job": where the plan reads
         # the first (last, highest) record, the word names it, not a column
         ops = {(d.get("arguments") or {}).get("operator") for d in drafts}
+        texts = {  # a text column's word after "priciest" names the record
+            stem(w)
+            for card in cards
+            for col in card.columns
+            if col.sql_type == "VARCHAR"
+            for w in words(col.name)
+        }
         records_named = {
             b
             for a, b in zip(tokens, tokens[1:], strict=False)
-            if ops & {"first", "last"}
-            and a in ("first", "last", "latest", "earliest")
-            or ops & {"max", "min"}
-            and len(a) > 4
-            and a.endswith("est")
+            if (
+                ops & {"first", "last"} and a in ("first", "last", "latest", "earliest")
+            )
+            or (ops & {"max", "min"} and a.endswith("est") and stem(b) in texts)
         }
         verbs = main_verbs(rest)
         skip = verbs | _initialisms(tokens, named) | participles(tokens, named)
@@ -556,13 +562,6 @@ class WordAccount:
             if theirs is not None and theirs.share(word) >= floor:
                 return card.name
         return None
-        for card in context.table_cards:
-            if card.name in used_cols:
-                continue
-            theirs = self._words(card.name)
-            if theirs is not None and theirs.share(word) >= SUBJECT_SHARE:
-                return True
-        return False
 
     def _reported(
         self,

@@ -212,8 +212,10 @@ def dimension_asked(
             want = _DIMENSION_WORDS.get(word) or (
                 None if ratio or word in per else _unit_dimension(word)
             )
-            if want == "[currency]" and have is None:
-                continue  # a price written without its currency may be it
+            if want == "[currency]" and (
+                have is None or ratio or have == f"[{col.unit}]"
+            ):
+                continue  # a price without its currency, per litre, in "kr"
             if want is not None and want != have:
                 out.append(
                     f"'{word}' (asks for {_dimension_name(want)}; {col.name} is in "

@@ -8,6 +8,7 @@ import dataclasses
 from datetime import date, timedelta
 
 import pytest
+from conftest import one_a_day
 
 from langgraph_adamm import Memory
 from langgraph_adamm.history import history_from_dict
@@ -686,57 +687,36 @@ def test_a_measure_named_by_a_word_no_column_holds_gives_no_figure():
         assert rate["value"] == pytest.approx(sum(22 + i % 4 for i in range(30)) / 30)
 
 
-def test_the_record_a_superlative_names_is_no_column_asked():
-    # "the priciest job": the jobs' text column names the records the highest
-    # cost is read over, not a column the plan left out
+JOBS = ["boiler service", "gutter clean", "lock change", "paint hall"]
+ITEMS = ["gloves", "bottle", "cap"]
+
+
+@pytest.mark.parametrize(
+    "line, question, expected",
+    [
+        # "the priciest job": the jobs' text column names the records the
+        # highest cost is read over, not a column the plan left out
+        (
+            lambda i: (
+                f"Job: {JOBS[i % 4]} | property: Flat {1 + i % 3} | "
+                f"cost: €{60 + 7 * i}.50"
+            ),
+            "What was the priciest job in April?",
+            60 + 7 * 11 + 0.5,
+        ),
+        # "kr" is money pint does not know: "cheapest" asks for it, and gets it
+        (
+            lambda i: f"Bought - item: {ITEMS[i % 3]}, price: {120 + 10 * i} kr",
+            "What was the cheapest thing I bought in April?",
+            120,
+        ),
+    ],
+)
+def test_a_superlatives_record_and_money_pint_does_not_know(line, question, expected):
     start = date(2026, 4, 1)
-    jobs = ["boiler service", "gutter clean", "lock change", "paint hall"]
-    sessions = [
-        {
-            "session_id": f"J{i}",
-            "date": str(start + timedelta(days=2 * i)),
-            "rounds": [
-                {
-                    "time": f"{start + timedelta(days=2 * i)}T10:00:00",
-                    "user": f"Job: {jobs[i % 4]} | property: Flat {1 + i % 3} | "
-                    f"cost: €{60 + 7 * i}.50",
-                    "assistant": "Logged.",
-                }
-            ],
-        }
-        for i in range(12)
-    ]
-    with Memory(":memory:", user_id="l") as m:
-        m.ingest(history_from_dict({"user_id": "l", "sessions": sessions}))
-        out = m.ask(
-            "What was the priciest job in April?", question_time="2026-05-02T10:00:00"
-        )
-        assert out["value"] == pytest.approx(60 + 7 * 11 + 0.5), out["answer"]
+    rounds = [(start + timedelta(days=2 * i), line(i)) for i in range(12)]
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(one_a_day(rounds))
+        out = m.ask(question, question_time="2026-05-02T10:00:00")
+        assert out["value"] == pytest.approx(expected), out["answer"]
         assert out["unresolved"] == []
-
-
-def test_a_price_word_over_a_currency_pint_does_not_know_is_answered():
-    # "kr" is money pint does not know: "cheapest" asks for it, and gets it
-    start = date(2026, 3, 1)
-    sessions = [
-        {
-            "session_id": f"B{i}",
-            "date": str(start + timedelta(days=2 * i)),
-            "rounds": [
-                {
-                    "time": f"{start + timedelta(days=2 * i)}T07:00:00",
-                    "user": f"Bought - item: {['gloves', 'bottle', 'cap'][i % 3]}, "
-                    f"price: {120 + 10 * i} kr",
-                    "assistant": "Logged.",
-                }
-            ],
-        }
-        for i in range(12)
-    ]
-    with Memory(":memory:", user_id="f") as m:
-        m.ingest(history_from_dict({"user_id": "f", "sessions": sessions}))
-        out = m.ask(
-            "What was the cheapest thing I bought in March?",
-            question_time="2026-04-02T10:00:00",
-        )
-        assert out["value"] == 120, out["answer"]

@@ -117,6 +117,10 @@ def test_scaffolding_and_the_main_verb_are_not_reported(mem):
     )
     assert out["value"] == pytest.approx(sum(km for _, km, _, _ in may(WALKS)))
     assert out["unresolved"] == []
+    # "all together" only asks for the total
+    out = ask(mem, "How many km did I walk Biscuit in May, all together?")
+    assert out["value"] == pytest.approx(sum(km for _, km, _, _ in may(WALKS)))
+    assert out["unresolved"] == []
 
 
 def test_roots_andmain_verbs():

@@ -27,7 +27,7 @@ SCAFFOLDING = frozenset(
     please thanks thank tell say know remind show give let figure find work
     out check look see wonder wondering curious want like need
     roughly approximately about around exactly just only even also still yet
-    really actually pretty quite so very ever never altogether overall
+    really actually pretty quite so very ever never altogether overall together
     the a an of in on at to for from by with as into onto over under and or but
     than then that this these those there here if not no yes any some all
     each every both either neither one ones thing things stuff lot lots bit

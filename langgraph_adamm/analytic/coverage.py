@@ -532,7 +532,6 @@ def _measured_elsewhere(
         or measure.unit in CURRENCIES
     ):
         return []
-    mine = _order_span(memory, table)
     read = _rounds_read(memory, table)
     out: list[str] = []
     for other in memory.tables:
@@ -541,25 +540,14 @@ def _measured_elsewhere(
         twin = other.column(target)
         if twin is None or twin.unit != measure.unit:
             continue
-        theirs = _order_span(memory, other)
-        if mine is None or theirs is None or mine[1] < theirs[0] or theirs[1] < mine[0]:
-            continue  # not interleaved: another stretch of life, not a layout
+        if not memory.interleaved(table, other):
+            continue  # another stretch of life, not a layout
         where = f"WHERE t.{quote_ident(target)} IS NOT NULL"
         for round_id, time, text in _source_rounds(memory, other, where):
             look = Lookalike(round_id, time, text, {})
             if round_id not in read and all(_may_pass(other, f, look) for f in filters):
                 out.append(round_id)
     return list(dict.fromkeys(out))
-
-
-def _order_span(memory: AnalyticMemory, table: TableSchema) -> tuple[int, int] | None:
-    """The first and last ``order`` of a table's rows (None: no rows)."""
-    span: tuple[int, int] | None = _memo(
-        memory,
-        f"order {table.table_name}",
-        lambda: _span(memory, table, "order"),
-    )
-    return None if span is None else (int(span[0]), int(span[1]))
 
 
 def split_rounds(

@@ -240,7 +240,7 @@ class AnalyticMemory:
                 shared = a.attributes & b.attributes
                 if 2 * len(shared) <= min(len(a.attributes), len(b.attributes)):
                     continue
-                if not self._interleave(a, b):
+                if not self.interleaved(a, b):
                     continue
                 names = sorted(shared)
                 out.setdefault(a.table_name, []).append(
@@ -252,7 +252,7 @@ class AnalyticMemory:
         for a, b, alike in self.alike_tables():
             if any(p["table"] == b.table_name for p in out.get(a.table_name, [])):
                 continue
-            if not self._interleave(a, b):
+            if not self.interleaved(a, b):
                 continue  # another stretch of life
             names = sorted(a.attributes & b.attributes)
             for one, other in ((a, b), (b, a)):
@@ -270,7 +270,7 @@ class AnalyticMemory:
 
         Their records' mean vectors are :data:`KIN_FLOOR` alike, and each
         number of the table with fewer numbers could be one of the other's
-        (:meth:`_numbers_align`): a brew day and a bottling of one hobby read
+        (:meth:`_number_pairs`): a brew day and a bottling of one hobby read
         alike, but a bottle count is no batch's litres or hours.
         """
         from langgraph_adamm.analytic.coverage import table_centroids
@@ -281,26 +281,17 @@ class AnalyticMemory:
         for i, a in enumerate(tables):
             for b in tables[i + 1 :]:
                 alike = float(centroids[a.table_name] @ centroids[b.table_name])
-                if alike >= KIN_FLOOR and self._numbers_align(a, b):
+                if alike >= KIN_FLOOR and self._number_pairs(a, b) is not None:
                     out.append((a, b, alike))
         return out
 
-    def _numbers_align(self, a: TableSchema, b: TableSchema) -> bool:
-        """Whether the numbers of two tables could be one kind's.
-
-        Each number column of the table with fewer of them pairs, one to one,
-        with a column of the other of its dimension whose values overlap its
-        own (in one unit); one such column at least. A noun that counts
-        (``fr``, ``frames``) is no unit here.
-        """
-        return self.number_pairs(a, b) is not None
-
-    def number_pairs(self, a: TableSchema, b: TableSchema) -> dict[str, str] | None:
+    def _number_pairs(self, a: TableSchema, b: TableSchema) -> dict[str, str] | None:
         """Column of the table with fewer numbers -> the other's it pairs with.
 
-        A column of the same name pairs with its namesake; the others with the
-        first column left of their dimension whose values overlap. None where
-        some number finds no partner.
+        Each number column pairs, one to one, with its namesake or else the
+        first column left of its dimension whose values overlap its own (in
+        one unit; a noun that counts, ``fr``, ``frames``, is no unit here).
+        None where some number finds no partner, or where there is none.
         """
         ranges = [self._number_ranges(t) for t in (a, b)]
         few, many = sorted(ranges, key=len)
@@ -353,7 +344,7 @@ class AnalyticMemory:
                 out[c.name] = (unit, float(low), float(high))
         return out
 
-    def _interleave(self, a: TableSchema, b: TableSchema) -> bool:
+    def interleaved(self, a: TableSchema, b: TableSchema) -> bool:
         """Whether each table has rows between the other's first and last."""
         sa, sb = self._order_span(a), self._order_span(b)
         return not (sa is None or sb is None or sa[1] < sb[0] or sb[1] < sa[0])

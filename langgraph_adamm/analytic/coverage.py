@@ -35,7 +35,12 @@ import numpy as np
 from langgraph_adamm.analytic.predicates import round_time_condition
 from langgraph_adamm.analytic.tables import TableSchema
 from langgraph_adamm.analytic.units import CURRENCIES, dimension
-from langgraph_adamm.analytic.values import convert_units, convertible, parse_value
+from langgraph_adamm.analytic.values import (
+    AUXILIARY_COLUMNS,
+    convert_units,
+    convertible,
+    parse_value,
+)
 from langgraph_adamm.storage.database import engine_errors, quote_ident
 from langgraph_adamm.storage.vectors import vector_of
 
@@ -46,7 +51,6 @@ COVERAGE_ROUNDS = 5000
 """The latest rounds read for lookalikes (a bound on the cost)."""
 COVERAGE_SHARE = 0.6
 """A lookalike writes at least this share of the table's columns as labels."""
-_AUXILIARY = frozenset({"source", "order", "time"})
 _NUMERIC = frozenset({"DOUBLE", "BIGINT"})
 _LISTED = 10
 """Round ids named in a result."""
@@ -105,7 +109,7 @@ def _memo(memory: AnalyticMemory, name: str, read: Callable[[], Any]) -> Any:
 def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
     from langgraph_adamm.analytic.profile import column_labels  # (a cycle)
 
-    cols = [c for c in table.columns if c.name not in _AUXILIARY]
+    cols = [c for c in table.columns if c.name not in AUXILIARY_COLUMNS]
     if not cols:
         return []
     # a kind of one measure ("weight: 89.2 kg") is looked for by its label
@@ -246,7 +250,7 @@ def _read_kinds(memory: AnalyticMemory) -> _Kinds:
 
 
 def _one_column(table: TableSchema) -> bool:
-    return sum(1 for c in table.columns if c.name not in _AUXILIARY) == 1
+    return sum(1 for c in table.columns if c.name not in AUXILIARY_COLUMNS) == 1
 
 
 def _sources(memory: AnalyticMemory, table: TableSchema) -> frozenset[str]:
@@ -285,7 +289,7 @@ def _near(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         for name, c in kinds.centroids.items()
         if name != table.table_name and name not in lone
     ]
-    spans = _spans(memory, table, measures)
+    spans = column_spans(memory, table, measures)
     found = []
     for round_id, time, text, vec in kinds.unread:
         if table.table_name in kinds.lone.get(round_id, ()):
@@ -306,10 +310,13 @@ SPAN_SLACK = 3.0
 is one the column could hold (1.75 L of water is no fill-up of 30-60 L)."""
 
 
-def _spans(
+def column_spans(
     memory: AnalyticMemory, table: TableSchema, measures: list[Any]
 ) -> dict[str, tuple[float, float]]:
-    """Each measure column's smallest and largest value (where it has any)."""
+    """Each measure column's smallest and largest value (where it has any).
+
+    Read once per table, column and generation.
+    """
     out = {}
     for col in measures:
         span = _memo(
@@ -485,7 +492,7 @@ def _named_elsewhere(
         return []
     wanted = [str(v).lower() for v in (value if isinstance(value, list) else [value])]
     said = [re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])") for w in wanted if w]
-    spans = _spans(memory, table, [measure])
+    spans = column_spans(memory, table, [measure])
     if not said or target not in spans:
         return []
     mine = _rounds_read(memory, table)
@@ -645,7 +652,7 @@ def _rows_unplaced(
     column = table.column(target)
     if column is None or column.sql_type not in _NUMERIC:
         return []
-    span = _spans(memory, table, [column]).get(target)
+    span = column_spans(memory, table, [column]).get(target)
     if span is None:
         return []
     low, high = span

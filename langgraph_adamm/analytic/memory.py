@@ -39,7 +39,7 @@ from langgraph_adamm.analytic.units import (
 )
 from langgraph_adamm.config import AdaMMConfig
 from langgraph_adamm.history import DEFAULT_USER_ID, Round
-from langgraph_adamm.storage.database import MemoryDatabase, quote_ident
+from langgraph_adamm.storage.database import MemoryDatabase
 
 KIN_FLOOR = 0.65
 """Cosine of two tables' records' mean text vectors from which interleaved
@@ -47,8 +47,6 @@ tables are read as one kind split in two. Measured on the dev histories: the
 splits of one kind (app, pipe and JSON layouts of one inspection; a bank's
 Dutch lines and an invoice's) were 0.69-0.91, different kinds of one person
 (sales and feeds, charges and generation, trips and purchases) 0.60 at most."""
-
-_AUXILIARY = frozenset({"source", "order", "time"})
 
 
 def _overlap(
@@ -316,33 +314,15 @@ class AnalyticMemory:
         self, table: TableSchema
     ) -> dict[str, tuple[str | None, float, float]]:
         """Number column -> (unit, lowest, highest value) of a table's rows."""
-        key = (f"number ranges {table.table_name}", self.generation)
-        if key not in self.coverage:
-            self.coverage[key] = self._read_ranges(table)
-        ranges: dict[str, tuple[str | None, float, float]] = self.coverage[key]
-        return ranges
+        from langgraph_adamm.analytic.coverage import column_spans
 
-    def _read_ranges(
-        self, table: TableSchema
-    ) -> dict[str, tuple[str | None, float, float]]:
-        columns = [
-            c
-            for c in table.columns
-            if c.sql_type in ("DOUBLE", "BIGINT") and c.name not in _AUXILIARY
-        ]
-        if not columns:
-            return {}
-        parts = ", ".join(
-            f"min({quote_ident(c.name)}), max({quote_ident(c.name)})" for c in columns
-        )
-        row = self.db.fetchall(f"SELECT {parts} FROM {self.catalog.qualified(table)}")
-        out = {}
-        for i, c in enumerate(columns):
-            low, high = row[0][2 * i], row[0][2 * i + 1]
-            if low is not None and high is not None:
-                unit = None if counting_noun(c.unit) else c.unit
-                out[c.name] = (unit, float(low), float(high))
-        return out
+        numbers = [c for c in table.columns if c.sql_type in ("DOUBLE", "BIGINT")]
+        spans = column_spans(self, table, numbers)
+        return {
+            c.name: (None if counting_noun(c.unit) else c.unit, *spans[c.name])
+            for c in numbers
+            if c.name in spans
+        }
 
     def interleaved(self, a: TableSchema, b: TableSchema) -> bool:
         """Whether each table has rows between the other's first and last."""

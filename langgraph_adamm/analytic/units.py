@@ -344,13 +344,18 @@ _CURRENCY_WORDS = frozenset(
 """Currencies written in lower case that pint does not know."""
 
 
+def unknown_unit(symbol: str | None) -> bool:
+    """Whether a unit as written is a word pint does not know (its own dimension)."""
+    return symbol is not None and dimension(symbol) == f"[{symbol}]"
+
+
 def counting_noun(symbol: str | None) -> bool:
     """Whether a "unit" is a noun that counts (``2 fr``, ``4 frames``).
 
     A word pint does not know, so a dimension of its own: as good as no unit
     when two layouts count one thing.
     """
-    if symbol is None or dimension(symbol) != f"[{symbol}]":
+    if symbol is None or not unknown_unit(symbol):
         return False
     table = unit_table()
     if table is not None and symbol in table.dimensions:

@@ -30,6 +30,7 @@ from datetime import date, datetime
 from typing import Any
 
 from langgraph_adamm.analytic.units import CURRENCIES, dimension
+from langgraph_adamm.analytic.values import AUXILIARY_COLUMNS
 from langgraph_adamm.planning.anchors import find_anchors
 from langgraph_adamm.planning.asked import (
     comparison_asked,
@@ -71,7 +72,6 @@ GENERIC_VERBS = frozenset(
     "manage managed fit use used".split()
 )
 """Verbs any kind of record may be told with."""
-_AUXILIARY = frozenset({"time", "order", "source"})  # the columns every table has
 SUBJECT_SHARE = 0.2
 """A word this share of a table's rounds hold is about the records as a whole."""
 MEMORY_SUBJECT_SHARE = 0.08
@@ -512,7 +512,7 @@ class WordAccount:
         columns = [
             col
             for card in cards
-            for col in sorted(used_cols.get(card.name, set()) - _AUXILIARY)
+            for col in sorted(used_cols.get(card.name, set()) - set(AUXILIARY_COLUMNS))
         ]
         names = [c.name for c in cards] + columns
         # a column the plan does not read, or a value of one, is a condition

@@ -14,7 +14,12 @@ import re
 from datetime import date
 from typing import Any
 
-from langgraph_adamm.analytic.units import CURRENCIES, dimension, spelled_unit
+from langgraph_adamm.analytic.units import (
+    CURRENCIES,
+    dimension,
+    spelled_unit,
+    unknown_unit,
+)
 from langgraph_adamm.analytic.values import convertible
 from langgraph_adamm.planning.context import TableCard
 from langgraph_adamm.planning.dates import MONTHS as MONTH_NUMBERS
@@ -213,7 +218,7 @@ def dimension_asked(
                 None if ratio or word in per else _unit_dimension(word)
             )
             if want == "[currency]" and (
-                have is None or ratio or have == f"[{col.unit}]"
+                have is None or ratio or unknown_unit(col.unit)
             ):
                 continue  # a price without its currency, per litre, in "kr"
             if want is not None and want != have:

@@ -175,6 +175,11 @@ def _asked_part(phrase: str, frame: EventFrame) -> str:
     return phrase
 
 
+def _telling_roots(frame: EventFrame) -> set[str]:
+    """The roots of the words a frame's tellings use."""
+    return {root(w) for t in frame.tellings for w in words(t)}
+
+
 def _frame_supported(
     unit: dict[str, Any],
     frame: EventFrame,
@@ -193,9 +198,7 @@ def _frame_supported(
     """
     own = words(_asked_part(phrase, frame))
     asked = {w for w in own if w not in STOPWORDS and len(w) > 2}
-    vocabulary = {root(w) for t in frame.tellings for w in words(t)} | {
-        root(w) for w in asked
-    }
+    vocabulary = _telling_roots(frame) | {root(w) for w in asked}
     held = {
         root(w)
         for w in words(_user_said(unit.get("content")))
@@ -272,13 +275,9 @@ def unsaid_detail(
     """
     if said is None:
         return None
-    if frame is not None and phrase.endswith(frame.telling):
-        phrase = phrase[: -len(frame.telling)].rstrip(". ")
-    known = (
-        {root(w) for t in frame.tellings for w in words(t)}
-        if frame is not None
-        else set()
-    )
+    if frame is not None:
+        phrase = _asked_part(phrase, frame)
+    known = _telling_roots(frame) if frame is not None else set()
     for m in _POSSESSIVE_RE.finditer(phrase.lower()):
         if not phrase[: m.start()].strip():
             continue  # "my crash": the phrase names the event itself

@@ -140,6 +140,45 @@ def test_a_round_that_gave_no_row_is_found_and_chat_is_not():
         assert described["unread_rounds"] == ["S0:1"]
 
 
+def test_a_round_whose_values_were_read_without_colons_is_found(monkeypatch):
+    # an app's line "Litres 41.0 · Total €61.00 · Odometer 83300 km" states
+    # no label with a colon; what extraction read names the table's columns
+    # (rounds found by their meaning alone are left out here)
+    from langgraph_adamm.analytic import coverage
+
+    monkeypatch.setattr(coverage, "_near", lambda memory, table: [])
+    fills = [(d, t) for d, t, app in FILLS if not app]
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(day),
+            "rounds": [{"time": f"{day}T09:00:00", "user": text, "assistant": "ok"}],
+        }
+        for i, (day, text) in enumerate(fills)
+    ]
+    sessions.append(
+        {
+            "session_id": "A1",
+            "date": "2026-05-01",
+            "rounds": [
+                {
+                    "time": "2026-05-01T09:00:00",
+                    "user": "Litres 41.0 · Total €61.00 · Odometer 83300 km",
+                    "assistant": "ok",
+                }
+            ],
+        }
+    )
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
+        table = m.analytic.table(m.tables[0].table_name)
+        m.analytic.db.execute(
+            f"DELETE FROM {m.analytic.qualified(table)} WHERE source = 'A1:1'"
+        )
+        m.analytic.coverage.clear()
+        assert unread_rounds(m.analytic, table, []) == ["A1:1"]
+
+
 def test_labels_in_json_and_other_spellings_are_read():
     from langgraph_adamm.analytic.coverage import _label_re
 

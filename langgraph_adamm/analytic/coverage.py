@@ -2,13 +2,14 @@
 
 A total over the receipts that were read is no total when half of them were
 not. A round *looks like* a table's kind when it writes most of the table's
-columns as labelled values ("Station: ... | Litres: 23.68 | Total: €40.92")
-and yet no row of the table came from it: a layout the reader split off into
-another table, or one it could not read. A Compute or Rank over the table
-counts those of them that fall in its time range and that no other filter of
-the step rules out (a named value the round does not hold, a numeric condition
-its labelled value fails) and names them; the query graph then states no
-figure unqualified.
+columns as labelled values ("Station: ... | Litres: 23.68 | Total: €40.92"),
+or extraction read most of them under the kind's names ("Litres 41.0 · Total
+€61.00", a CSV header over rows), and yet no row of the table came from it: a
+layout the reader split off into another table, or one it could not read. A
+Compute or Rank over the table counts those of them that fall in its time
+range and that no other filter of the step rules out (a named value the round
+does not hold, a numeric condition its labelled value fails) and names them;
+the query graph then states no figure unqualified.
 
 The rounds looked at are the user's latest :data:`COVERAGE_ROUNDS`, read once
 per table and generation.
@@ -160,8 +161,52 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
         if len(values) >= need:
             found.append(Lookalike(round_id, time, text, values))
     taken = {look.round_id for look in found}
+    if not lone:
+        found += [
+            Lookalike(rid, texts[rid][0], "\n".join(texts[rid][1]).lower(), values)
+            for rid, values in _observed(memory, cols, need).items()
+            if rid not in taken and rid not in sources and rid in texts
+        ]
+        taken = {look.round_id for look in found}
     found += [look for look in _near(memory, table) if look.round_id not in taken]
     return found
+
+
+def _observed(
+    memory: AnalyticMemory, cols: list[Any], need: int
+) -> dict[str, dict[str, str]]:
+    """Rounds whose extracted values name ``need`` of the columns' attributes.
+
+    A label without a colon ("Dist 1650m"), a CSV header over rows, an app
+    screen's label over its value: extraction read the values under the
+    kind's names (joined by :mod:`.kinds`), yet the rows went to no table
+    or to another one.
+    """
+    by_round: dict[str, dict[str, str]] = _memo(
+        memory, "observed", partial(_observations, memory)
+    )
+    wanted = {c.attribute: c.name for c in cols}
+    out = {}
+    for rid, said in by_round.items():
+        values = {wanted[a]: v for a, v in said.items() if a in wanted}
+        if len(values) >= need:
+            out[rid] = values
+    return out
+
+
+def _observations(memory: AnalyticMemory) -> dict[str, dict[str, str]]:
+    """Each latest round's attributes with a value it gave them."""
+    rows = memory.db.fetchall(
+        "SELECT round_id, attribute, min(value_text) FROM adamm_observations "
+        "WHERE user_id = ? AND source <> 'metadata' AND round_id IN (SELECT "
+        'round_id FROM adamm_rounds WHERE user_id = ? ORDER BY "order" DESC '
+        "LIMIT ?) GROUP BY round_id, attribute",
+        [memory.user_id, memory.user_id, COVERAGE_ROUNDS],
+    )
+    out: dict[str, dict[str, str]] = {}
+    for rid, attribute, value in rows:
+        out.setdefault(str(rid), {})[str(attribute)] = str(value or "")
+    return out
 
 
 NEAR_FLOOR = 0.45

@@ -69,11 +69,15 @@ def test_auxiliary_names_do_not_collide():
         ("-3.2 kg", "number", -3.2, "kg"),
         ("8,000 steps", "integer", 8000.0, "steps"),
         ("58 bpm", "integer", 58.0, "bpm"),
+        # minutes and seconds with a fraction: an erg's time, a split
+        ("30:49.0", "number", 30 + 49 / 60, "min"),
+        ("2:03.3", "number", 2 + 3.3 / 60, "min"),
     ],
 )
 def test_numbers_with_units(raw, kind, number, unit):
     v = parse_value(raw)
-    assert (v.kind, v.number, v.unit) == (kind, number, unit)
+    assert (v.kind, v.unit) == (kind, unit)
+    assert v.number == pytest.approx(number)
     assert v.text == raw
 
 

@@ -139,6 +139,9 @@ _ISO_DURATION_RE = re.compile(
     re.IGNORECASE,
 )
 _HMS_RE = re.compile(r"^(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d(?:\.\d+)?))?$")
+_TENTHS_RE = re.compile(r"^(?P<m>\d{1,3}):(?P<s>[0-5]\d)\.(?P<f>\d{1,3})$")
+"""Minutes and seconds with a fraction ("30:49.0", a split "2:03.3"): a time of
+day never has a fraction, so this is a duration, read m:ss."""
 _CLOCK_RE = re.compile(
     r"^(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>[ap]\.?m\.?)?$", re.IGNORECASE
 )
@@ -421,8 +424,9 @@ def parse_number_text(text: str) -> ParsedValue | None:
 def _parse_duration(text: str) -> ParsedValue | None:
     """A duration of two or more parts, in minutes, or an ``H:MM[:SS]`` reading.
 
-    "7h 05m", "7 h 20 min", "1h12" and "PT1H12M" are durations; "1:12" is a
-    clock value, whose column decides whether it is a duration.
+    "7h 05m", "7 h 20 min", "1h12", "PT1H12M" and "30:49.0" (minutes and
+    seconds with a fraction) are durations; "1:12" is a clock value, whose
+    column decides whether it is a duration.
     """
     stripped = text.strip()
     if len(stripped) > _MAX_DURATION:
@@ -433,6 +437,13 @@ def _parse_duration(text: str) -> ParsedValue | None:
     else:
         match = _DURATION_RE.match(stripped)
         if not match:
+            tenths = _TENTHS_RE.match(stripped)
+            if tenths:
+                minutes = (
+                    int(tenths.group("m"))
+                    + float(f"{tenths.group('s')}.{tenths.group('f')}") / 60
+                )
+                return ParsedValue("number", text, float(f"{minutes:.12g}"), "min")
             hms = _HMS_RE.match(stripped)
             if not hms:
                 return None

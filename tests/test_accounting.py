@@ -93,6 +93,13 @@ def test_a_name_that_is_a_value_stays_a_filter(mem):
     assert out["unresolved"] == []
 
 
+def test_a_value_named_in_the_possessive_is_the_filter(mem):
+    out = ask(mem, "What was Riverside's total walking distance in May?")
+    kms = [km for _, km, _, park in may(WALKS) if park == "Riverside"]
+    assert out["value"] == pytest.approx(sum(kms))
+    assert out["unresolved"] == []
+
+
 @pytest.mark.parametrize(
     "question, word",
     [

@@ -90,6 +90,9 @@ def names_in(question: str) -> list[str]:
     return found
 
 
+_POSSESSIVE_RE = re.compile(r"['’]s?$")
+
+
 def unused_names(
     question: str, plan: RulePlan | None, context: PlanningContext
 ) -> list[str]:
@@ -117,8 +120,10 @@ def unused_names(
             used |= set(name_acronyms(words(col.name)))  # "TIR": time_in_range
     unused = []
     for name in names_in(question):
-        tokens = [stem(w) for w in words(name)]
-        lowered = [stem(w) for w in words(name.lower())]
+        # "Fig's lowest weight" names Fig: the possessive is no word of the name
+        core = _POSSESSIVE_RE.sub("", name)
+        tokens = [stem(w) for w in words(core)]
+        lowered = [stem(w) for w in words(core.lower())]
         if tokens and not (
             all(t in used for t in tokens) or all(t in used for t in lowered)
         ):

@@ -11,6 +11,12 @@ NOW = datetime(2026, 4, 15, 21, 0)  # a Wednesday
     ("text", "start", "end"),
     [
         ("avg sleep in March", date(2026, 3, 1), date(2026, 3, 31)),
+        # a day range whose month is said once, after the second day
+        ("longest session between 1 and 20 March", date(2026, 3, 1), date(2026, 3, 20)),
+        ("from the 3rd to the 17th of May", date(2025, 5, 3), date(2025, 5, 17)),
+        ("sales 1-20 March", date(2026, 3, 1), date(2026, 3, 20)),
+        # a month heading the question
+        ("March: what did I spend?", date(2026, 3, 1), date(2026, 3, 31)),
         ("during march 2026", date(2026, 3, 1), date(2026, 3, 31)),
         ("spent in feb?", date(2026, 2, 1), date(2026, 2, 28)),
         ("in May", date(2025, 5, 1), date(2025, 5, 31)),  # most recent May

@@ -507,6 +507,14 @@ _RULES = [
     ),
     (rf"{_B}(?P<n>{_N[1:-1]})\s+days?\s+ago{_E}", _days_ago),
     (
+        # "between 1 and 20 March", "from the 3rd to the 17th of May", "1-20 March":
+        # the month said once, after the second day
+        rf"{_B}(?:(?:between|from)\s+)?(?P<a>(?:the\s+)?\d{{1,2}}{_ORD})\s*"
+        rf"(?:and|to|until|till|through|-|–)\s*(?P<b>(?:the\s+)?\d{{1,2}}{_ORD}\s+"
+        rf"(?:of\s+)?{_MONTH}){_E}",
+        _between,
+    ),
+    (
         rf"{_B}(?:between|from)\s+(?P<a>{_DAY})\s+(?:and|to|until|till|through|-)\s+"
         rf"(?P<b>{_DAY}|\d{{1,2}}){_E}",
         _between,
@@ -551,4 +559,6 @@ _RULES = [
     (rf"{_B}(?P<a>{_ISO}|{_MON}\s+\d{{1,2}}{_ORD}(?:,?\s+\d{{4}})?){_E}", _on_day),
     (rf"{_B}(?:in|during|for|of|throughout|over)\s+(?P<a>{_MONTH}){_E}", _in_month),
     (rf"{_B}(?P<a>{_MON}\s+\d{{4}}){_E}", _in_month),
+    # "March: what did I ...": a month heading the question
+    (rf"^\s*(?P<a>{_MONTH})\s*:", _in_month),
 ]

@@ -179,6 +179,47 @@ def test_a_round_whose_values_were_read_without_colons_is_found(monkeypatch):
         assert unread_rounds(m.analytic, table, []) == ["A1:1"]
 
 
+def test_each_record_of_an_unread_export_is_filtered_on_its_own_values(monkeypatch):
+    # a pasted export of two fill-ups, neither read: a filter on the total
+    # rules out the round only when both records fail it
+    from langgraph_adamm.analytic import coverage
+
+    monkeypatch.setattr(coverage, "_near", lambda memory, table: [])
+    fills = [(d, t) for d, t, app in FILLS if not app]
+    sessions = [
+        {
+            "session_id": f"S{i}",
+            "date": str(day),
+            "rounds": [{"time": f"{day}T09:00:00", "user": text, "assistant": "ok"}],
+        }
+        for i, (day, text) in enumerate(fills)
+    ]
+    export = (
+        "Date,Litres,Total (EUR),Odometer (km)\n"
+        "2026-04-29,41.0,45.00,83300\n2026-04-30,42.0,70.00,83600"
+    )
+    sessions.append(
+        {
+            "session_id": "X1",
+            "date": "2026-05-01",
+            "rounds": [
+                {"time": "2026-05-01T09:00:00", "user": export, "assistant": "ok"}
+            ],
+        }
+    )
+    with Memory(":memory:", user_id="u") as m:
+        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
+        table = m.analytic.table(m.tables[0].table_name)
+        m.analytic.db.execute(
+            f"DELETE FROM {m.analytic.qualified(table)} WHERE source = 'X1:1'"
+        )
+        m.analytic.coverage.clear()
+        over = {"column": "total", "op": ">", "value": 50}
+        assert unread_rounds(m.analytic, table, [over]) == ["X1:1"]
+        beyond = {"column": "total", "op": ">", "value": 80}
+        assert unread_rounds(m.analytic, table, [beyond]) == []
+
+
 def test_labels_in_json_and_other_spellings_are_read():
     from langgraph_adamm.analytic.coverage import _label_re
 

@@ -164,7 +164,7 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
     if not lone:
         found += [
             Lookalike(rid, texts[rid][0], "\n".join(texts[rid][1]).lower(), values)
-            for rid, values in _observed(memory, cols, need).items()
+            for rid, values in _observed(memory, cols, need)
             if rid not in taken and rid not in sources and rid in texts
         ]
         taken = {look.round_id for look in found}
@@ -174,39 +174,47 @@ def _find(memory: AnalyticMemory, table: TableSchema) -> list[Lookalike]:
 
 def _observed(
     memory: AnalyticMemory, cols: list[Any], need: int
-) -> dict[str, dict[str, str]]:
-    """Rounds whose extracted values name ``need`` of the columns' attributes.
+) -> list[tuple[str, dict[str, str]]]:
+    """Records whose extracted values name ``need`` of the columns' attributes.
 
     A label without a colon ("Dist 1650m"), a CSV header over rows, an app
     screen's label over its value: extraction read the values under the
-    kind's names (joined by :mod:`.kinds`), yet the rows went to no table
-    or to another one.
+    kind's names, yet the rows went to no table or to another one. One entry
+    per record (a round's export of several rows gives several), each with
+    its own values, so that a filter rules out only the records it fails.
     """
-    by_round: dict[str, dict[str, str]] = _memo(
-        memory, "observed", partial(_observations, memory)
+    by_record: list[tuple[str, dict[str, str]]] = _memo(
+        memory, "observed records", partial(_observations, memory)
     )
     wanted = {c.attribute: c.name for c in cols}
-    out = {}
-    for rid, said in by_round.items():
+    out = []
+    for rid, said in by_record:
         values = {wanted[a]: v for a, v in said.items() if a in wanted}
         if len(values) >= need:
-            out[rid] = values
+            out.append((rid, values))
     return out
 
 
-def _observations(memory: AnalyticMemory) -> dict[str, dict[str, str]]:
-    """Each latest round's attributes with a value it gave them."""
+def _observations(memory: AnalyticMemory) -> list[tuple[str, dict[str, str]]]:
+    """Each record of the latest rounds: its round and its attributes' values.
+
+    The user's words, captions and OCR, as the labels are looked for; not an
+    assistant's echo or a round's metadata.
+    """
     rows = memory.db.fetchall(
-        "SELECT round_id, attribute, min(value_text) FROM adamm_observations "
-        "WHERE user_id = ? AND source <> 'metadata' AND round_id IN (SELECT "
-        'round_id FROM adamm_rounds WHERE user_id = ? ORDER BY "order" DESC '
-        "LIMIT ?) GROUP BY round_id, attribute",
+        "SELECT round_id, coalesce(record, 0), attribute, min(value_text) FROM "
+        "adamm_observations WHERE user_id = ? AND source NOT IN ('metadata', "
+        "'assistant') AND round_id IN (SELECT round_id FROM adamm_rounds WHERE "
+        'user_id = ? ORDER BY "order" DESC LIMIT ?) '
+        "GROUP BY round_id, coalesce(record, 0), attribute",
         [memory.user_id, memory.user_id, COVERAGE_ROUNDS],
     )
-    out: dict[str, dict[str, str]] = {}
-    for rid, attribute, value in rows:
-        out.setdefault(str(rid), {})[str(attribute)] = str(value or "")
-    return out
+    records: dict[tuple[str, int], dict[str, str]] = {}
+    for rid, record, attribute, value in rows:
+        records.setdefault((str(rid), int(record)), {})[str(attribute)] = str(
+            value or ""
+        )
+    return [(rid, values) for (rid, _), values in sorted(records.items())]
 
 
 NEAR_FLOOR = 0.45

@@ -14,6 +14,11 @@ NOW = datetime(2026, 4, 15, 21, 0)  # a Wednesday
         # a day range whose month is said once, after the second day
         ("longest session between 1 and 20 March", date(2026, 3, 1), date(2026, 3, 20)),
         ("from the 3rd to the 17th of May", date(2025, 5, 3), date(2025, 5, 17)),
+        # the span's year is its month's ("in April" is this April)
+        ("between 16 and 20 April", date(2026, 4, 16), date(2026, 4, 20)),
+        # the second day follows the first, though its most recent one is a
+        # year earlier (asked on 15 April)
+        ("from 1 April to 20 April", date(2026, 4, 1), date(2026, 4, 20)),
         ("sales 1-20 March", date(2026, 3, 1), date(2026, 3, 20)),
         # a month heading the question
         ("March: what did I spend?", date(2026, 3, 1), date(2026, 3, 31)),
@@ -58,6 +63,13 @@ def test_date_phrases(text, start, end):
         # a weekday that names a thing: "the Saturday market", "my Sunday roast"
         "my takings at the saturday market",
         "what did my sunday roast cost",
+        # two days listed are no span; a span written backwards, a decimal
+        # before a dash, "may" the verb and a short month name are no span
+        "what did i spend on 5 and 20 march",
+        "from 30 to 2 april",
+        "i paid 1.5-2 march",
+        "readings of 4 to 5 may be low",
+        "jan: what was my sleep",
     ],
 )
 def test_no_date_where_there_is_none(text):

@@ -273,7 +273,37 @@ def _between(match: re.Match[str], today: date) -> tuple[date, date] | None:
             second = first.replace(day=int(match.group("b")))
         except ValueError:
             return None
+    elif (
+        second < first
+        and second.year < first.year
+        and not re.search(r"\d{4}", match.group("b"))
+    ):
+        # "from 1 April to 20 April" asked on 15 April: the second day is the
+        # one after the first, not the most recent 20 April (a year earlier)
+        try:
+            second = second.replace(year=first.year)
+        except ValueError:
+            return None
     return first, second
+
+
+def _day_span(match: re.Match[str], today: date) -> tuple[date, date] | None:
+    """Two days of one month, in the month's year as "in March" reads it.
+
+    "between" takes "and", "from" a "to", and a bare span a dash: "on 5 and
+    20 March" names two days, no span. A span written backwards ("from 30 to
+    2 April") is no span of one month.
+    """
+    pre, sep = match.group("pre"), match.group("sep")
+    if (sep == "and") != (pre == "between") or (pre is None and sep not in "-–"):
+        return None
+    month = _month_range(match.group("m"), today)
+    if month is None:
+        return None
+    first, second = (int(match.group(g).split()[-1]) for g in ("a", "b"))
+    if not 1 <= first < second <= month[1].day:
+        return None
+    return month[0].replace(day=first), month[0].replace(day=second)
 
 
 def _month_span(match: re.Match[str], today: date) -> tuple[date, date] | None:
@@ -507,12 +537,12 @@ _RULES = [
     ),
     (rf"{_B}(?P<n>{_N[1:-1]})\s+days?\s+ago{_E}", _days_ago),
     (
-        # "between 1 and 20 March", "from the 3rd to the 17th of May", "1-20 March":
-        # the month said once, after the second day
-        rf"{_B}(?:(?:between|from)\s+)?(?P<a>(?:the\s+)?\d{{1,2}}{_ORD})\s*"
-        rf"(?:and|to|until|till|through|-|–)\s*(?P<b>(?:the\s+)?\d{{1,2}}{_ORD}\s+"
-        rf"(?:of\s+)?{_MONTH}){_E}",
-        _between,
+        # "between 1 and 20 March", "from the 3rd to the 17th of May", "1-20
+        # March": the month said once, after the second day
+        rf"(?:{_B}(?P<pre>between|from)\s+|(?<![\w.,-]))(?P<a>(?:the\s+)?\d{{1,2}})"
+        rf"{_ORD}\s*(?P<sep>and|to|until|till|through|-|–)\s*"
+        rf"(?P<b>(?:the\s+)?\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m>{_MONTH}){_E}",
+        _day_span,
     ),
     (
         rf"{_B}(?:between|from)\s+(?P<a>{_DAY})\s+(?:and|to|until|till|through|-)\s+"
@@ -559,6 +589,10 @@ _RULES = [
     (rf"{_B}(?P<a>{_ISO}|{_MON}\s+\d{{1,2}}{_ORD}(?:,?\s+\d{{4}})?){_E}", _on_day),
     (rf"{_B}(?:in|during|for|of|throughout|over)\s+(?P<a>{_MONTH}){_E}", _in_month),
     (rf"{_B}(?P<a>{_MON}\s+\d{{4}}){_E}", _in_month),
-    # "March: what did I ...": a month heading the question
-    (rf"^\s*(?P<a>{_MONTH})\s*:", _in_month),
+    # "March: what did I ...": a month, written in full, heading the question
+    (
+        r"^\s*(?P<a>january|february|march|april|may|june|july|august|september|"
+        r"october|november|december)\s*:",
+        _in_month,
+    ),
 ]

@@ -140,80 +140,59 @@ def test_a_round_that_gave_no_row_is_found_and_chat_is_not():
         assert described["unread_rounds"] == ["S0:1"]
 
 
-def test_a_round_whose_values_were_read_without_colons_is_found(monkeypatch):
-    # an app's line "Litres 41.0 · Total €61.00 · Odometer 83300 km" states
-    # no label with a colon; what extraction read names the table's columns
-    # (rounds found by their meaning alone are left out here)
+@pytest.fixture
+def unread_by_values(monkeypatch):
+    """A memory of labelled fill-ups and one more round whose row is gone.
+
+    Rounds found by their meaning alone are left out: what is found here is
+    found by the values extraction read.
+    """
     from langgraph_adamm.analytic import coverage
 
     monkeypatch.setattr(coverage, "_near", lambda memory, table: [])
-    fills = [(d, t) for d, t, app in FILLS if not app]
-    sessions = [
-        {
-            "session_id": f"S{i}",
-            "date": str(day),
-            "rounds": [{"time": f"{day}T09:00:00", "user": text, "assistant": "ok"}],
-        }
-        for i, (day, text) in enumerate(fills)
-    ]
-    sessions.append(
-        {
-            "session_id": "A1",
-            "date": "2026-05-01",
-            "rounds": [
-                {
-                    "time": "2026-05-01T09:00:00",
-                    "user": "Litres 41.0 · Total €61.00 · Odometer 83300 km",
-                    "assistant": "ok",
-                }
-            ],
-        }
-    )
-    with Memory(":memory:", user_id="u") as m:
-        m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
-        table = m.analytic.table(m.tables[0].table_name)
-        m.analytic.db.execute(
-            f"DELETE FROM {m.analytic.qualified(table)} WHERE source = 'A1:1'"
-        )
-        m.analytic.coverage.clear()
-        assert unread_rounds(m.analytic, table, []) == ["A1:1"]
 
-
-def test_each_record_of_an_unread_export_is_filtered_on_its_own_values(monkeypatch):
-    # a pasted export of two fill-ups, neither read: a filter on the total
-    # rules out the round only when both records fail it
-    from langgraph_adamm.analytic import coverage
-
-    monkeypatch.setattr(coverage, "_near", lambda memory, table: [])
-    fills = [(d, t) for d, t, app in FILLS if not app]
-    sessions = [
-        {
-            "session_id": f"S{i}",
-            "date": str(day),
-            "rounds": [{"time": f"{day}T09:00:00", "user": text, "assistant": "ok"}],
-        }
-        for i, (day, text) in enumerate(fills)
-    ]
-    export = (
-        "Date,Litres,Total (EUR),Odometer (km)\n"
-        "2026-04-29,41.0,45.00,83300\n2026-04-30,42.0,70.00,83600"
-    )
-    sessions.append(
-        {
-            "session_id": "X1",
-            "date": "2026-05-01",
-            "rounds": [
-                {"time": "2026-05-01T09:00:00", "user": export, "assistant": "ok"}
-            ],
-        }
-    )
-    with Memory(":memory:", user_id="u") as m:
+    def build(text):
+        sessions = [
+            {
+                "session_id": f"S{i}",
+                "date": str(day),
+                "rounds": [{"time": f"{day}T09:00:00", "user": t, "assistant": "ok"}],
+            }
+            for i, (day, t, app) in enumerate(FILLS)
+            if not app
+        ]
+        extra = {"time": "2026-05-01T09:00:00", "user": text, "assistant": "ok"}
+        sessions.append({"session_id": "X1", "date": "2026-05-01", "rounds": [extra]})
+        m = Memory(":memory:", user_id="u")
         m.ingest(history_from_dict({"user_id": "u", "sessions": sessions}))
         table = m.analytic.table(m.tables[0].table_name)
         m.analytic.db.execute(
             f"DELETE FROM {m.analytic.qualified(table)} WHERE source = 'X1:1'"
         )
         m.analytic.coverage.clear()
+        return m, table
+
+    return build
+
+
+def test_a_round_whose_values_were_read_without_colons_is_found(unread_by_values):
+    # an app's line states no label with a colon; what extraction read names
+    # the table's columns
+    m, table = unread_by_values("Litres 41.0 · Total €61.00 · Odometer 83300 km")
+    with m:
+        assert unread_rounds(m.analytic, table, []) == ["X1:1"]
+
+
+def test_each_record_of_an_unread_export_is_filtered_on_its_own_values(
+    unread_by_values,
+):
+    # a pasted export of two fill-ups, neither read: a filter on the total
+    # rules out the round only when both records fail it
+    m, table = unread_by_values(
+        "Date,Litres,Total (EUR),Odometer (km)\n"
+        "2026-04-29,41.0,45.00,83300\n2026-04-30,42.0,70.00,83600"
+    )
+    with m:
         over = {"column": "total", "op": ">", "value": 50}
         assert unread_rounds(m.analytic, table, [over]) == ["X1:1"]
         beyond = {"column": "total", "op": ">", "value": 80}

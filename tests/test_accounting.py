@@ -93,6 +93,12 @@ def test_a_name_that_is_a_value_stays_a_filter(mem):
     assert out["unresolved"] == []
 
 
+def test_the_subject_named_in_the_possessive_is_said_by_name(mem):
+    out = ask(mem, "What was Biscuit's total walking distance in May?")
+    assert out["value"] == pytest.approx(sum(km for _, km, _, _ in may(WALKS)))
+    assert out["subjects"] == ["Biscuit"]
+
+
 def test_a_value_named_in_the_possessive_is_the_filter(mem):
     out = ask(mem, "What was Riverside's total walking distance in May?")
     kms = [km for _, km, _, park in may(WALKS) if park == "Riverside"]

@@ -59,6 +59,7 @@ from langgraph_adamm.planning.text import (
     name_acronyms,
     root,
     stem,
+    without_possessive,
     words,
 )
 from langgraph_adamm.tools.names import COMPUTE, RANK
@@ -358,9 +359,9 @@ class WordAccount:
                 left = [w for w in left if w not in parts]
                 continue
             if parts and all(root(w) in about for w in parts):
-                subjects.append(name)
+                subjects.append(without_possessive(name))
             elif parts and self._memory_subject(parts, context):
-                subjects.append(name)
+                subjects.append(without_possessive(name))
                 left = [w for w in left if w not in parts]
         reported = reported_names + self._reported(left, vocab, cards, unused)
         reported += kind_asked(q, drafts, answer_form)

@@ -16,7 +16,13 @@ from langgraph_adamm.planning.context import ColumnCard, PlanningContext, TableC
 from langgraph_adamm.planning.dates import MONTHS
 from langgraph_adamm.planning.measure_words import count_labels
 from langgraph_adamm.planning.rule_planner import AnalyticCall, RulePlan
-from langgraph_adamm.planning.text import STOPWORDS, name_acronyms, stem, words
+from langgraph_adamm.planning.text import (
+    STOPWORDS,
+    name_acronyms,
+    stem,
+    without_possessive,
+    words,
+)
 
 OPERATOR_STEMS = frozenset(
     stem(w)
@@ -90,9 +96,6 @@ def names_in(question: str) -> list[str]:
     return found
 
 
-_POSSESSIVE_RE = re.compile(r"['’]s?$")
-
-
 def unused_names(
     question: str, plan: RulePlan | None, context: PlanningContext
 ) -> list[str]:
@@ -121,7 +124,7 @@ def unused_names(
     unused = []
     for name in names_in(question):
         # "Fig's lowest weight" names Fig: the possessive is no word of the name
-        core = _POSSESSIVE_RE.sub("", name)
+        core = without_possessive(name)
         tokens = [stem(w) for w in words(core)]
         lowered = [stem(w) for w in words(core.lower())]
         if tokens and not (

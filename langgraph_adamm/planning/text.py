@@ -61,6 +61,14 @@ def stem(word: str) -> str:
     return w
 
 
+_POSSESSIVE_RE = re.compile(r"['’]s?$")
+
+
+def without_possessive(name: str) -> str:
+    """A name without the possessive it was written in ("Fig's" -> "Fig")."""
+    return _POSSESSIVE_RE.sub("", name)
+
+
 def words(text: str) -> list[str]:
     """Lower-case word tokens (identifiers split at ``_`` and camel case)."""
     return [t.lower() for t in _TOKEN_RE.findall(_CAMEL_RE.sub(" ", text))]
